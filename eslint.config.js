@@ -1,0 +1,21 @@
+// Lint: the recommended JavaScript and TypeScript rules, type-aware, over sources, tests and examples.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "tools/*/node_modules/", "coverage/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "no-console": "error",
+    },
+  },
+  {
+    // Examples, benchmarks, fixtures and the CLI talk to a terminal on purpose.
+    files: ["examples/**", "bench/**", "test/fixtures/**", "src/cli/**", "tools/**"],
+    rules: { "no-console": "off" },
+  },
+);

@@ -1,0 +1,122 @@
+/**
+ * The client's answers to server-to-client requests: sampling, elicitation and roots.
+ *
+ * The capabilities the client declares follow which handlers are set, so a server never asks for
+ * something nobody will answer. Parameters from the server are checked before a handler sees
+ * them (-32602 otherwise), and a handler's answer is checked before the server sees it.
+ */
+import type { z } from "zod";
+import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS } from "../protocol/jsonrpc.js";
+import { Method } from "../protocol/methods.js";
+import {
+  CreateMessageParamsSchema,
+  CreateMessageResultSchema,
+  ElicitParamsSchema,
+  ElicitResultSchema,
+  RootSchema,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitParams,
+  type ElicitResult,
+  type Root,
+} from "../protocol/schemas.js";
+import type { HandlerError, ServerRequestContext, TransportSession } from "../session/session.js";
+import { applyElicitationDefaults } from "./elicitation-defaults.js";
+
+export interface SamplingRequest {
+  params: CreateMessageParams;
+  /** Aborted when the server cancels the request or the connection ends. */
+  signal: AbortSignal;
+}
+
+export interface ElicitationRequest {
+  params: ElicitParams;
+  signal: AbortSignal;
+}
+
+export interface RootsRequest {
+  signal: AbortSignal;
+}
+
+export type SamplingHandler = (request: SamplingRequest) => CreateMessageResult | Promise<CreateMessageResult>;
+export type ElicitationHandler = (request: ElicitationRequest) => ElicitResult | Promise<ElicitResult>;
+export type RootsHandler = (request: RootsRequest) => Root[] | Promise<Root[]>;
+
+export interface ClientHandlers {
+  /** Answers `sampling/createMessage`; declares the `sampling` capability. */
+  sampling?: SamplingHandler;
+  /** Answers `elicitation/create`; declares the `elicitation` capability (form mode). */
+  elicitation?: ElicitationHandler;
+  /** Answers `roots/list` (a function, or a fixed list); declares `roots` with `listChanged`. */
+  roots?: RootsHandler | Root[];
+}
+
+export type ClientCapabilities = Record<string, unknown>;
+
+/** The capabilities that follow from the handlers, with the user's own declarations on top. */
+export function capabilitiesFor(handlers: ClientHandlers, extra: ClientCapabilities = {}): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (handlers.sampling) capabilities.sampling = {};
+  if (handlers.elicitation) capabilities.elicitation = { form: {} };
+  if (handlers.roots) capabilities.roots = { listChanged: true };
+  for (const [key, value] of Object.entries(extra)) {
+    const mine = capabilities[key];
+    capabilities[key] =
+      isObject(mine) && isObject(value) ? { ...mine, ...value } : value;
+  }
+  return capabilities;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Installs the handlers on a session; a handler left unset keeps its method answered with -32601. */
+export function installHandlers(session: TransportSession, handlers: ClientHandlers): void {
+  const { sampling, elicitation, roots } = handlers;
+  if (sampling) {
+    session.setRequestHandler(
+      Method.samplingCreateMessage,
+      checked(CreateMessageParamsSchema, CreateMessageResultSchema, "sampling", (params, signal) =>
+        sampling({ params, signal }),
+      ),
+    );
+  }
+  if (elicitation) {
+    session.setRequestHandler(
+      Method.elicitationCreate,
+      checked(ElicitParamsSchema, ElicitResultSchema, "elicitation", async (params, signal) => {
+        const result = await elicitation({ params, signal });
+        return params.mode === "url" ? result : applyElicitationDefaults(params, result);
+      }),
+    );
+  }
+  if (roots) {
+    const list = typeof roots === "function" ? roots : () => roots;
+    session.setRequestHandler(Method.rootsList, async ({ signal }) => {
+      const answer = await list({ signal });
+      const parsed = RootSchema.array().safeParse(answer);
+      if (!parsed.success) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned an invalid list");
+      return { roots: parsed.data };
+    });
+  }
+}
+
+function checked<P extends z.ZodType, R extends z.ZodType>(
+  paramsSchema: P,
+  resultSchema: R,
+  name: string,
+  handle: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
+): (context: ServerRequestContext) => Promise<Record<string, unknown>> {
+  return async ({ params, signal }) => {
+    const input = paramsSchema.safeParse(params);
+    if (!input.success) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
+    const output = resultSchema.safeParse(await handle(input.data, signal));
+    if (!output.success) throw handlerError(JSONRPC_INTERNAL_ERROR, `The client's ${name} handler returned an invalid result`);
+    return output.data as Record<string, unknown>;
+  };
+}
+
+function handlerError(code: number, message: string): HandlerError {
+  return { code, message };
+}

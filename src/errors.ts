@@ -1,0 +1,134 @@
+/**
+ * The one error type of mcpwire.
+ *
+ * Every failure that reaches a caller is an `McpTransportError` with a `reason` from a closed,
+ * documented set, so that callers branch on the case and never parse a message. The message is
+ * always ours: whatever text a server put in a JSON-RPC error or an HTTP body is kept on
+ * `serverMessage` / `serverData`, never in `message`, so a log line cannot be steered by a server.
+ */
+
+/** Why an operation failed. A closed set: new cases are added only in a major version. */
+export type McpFailureReason =
+  /** The child exited, the stream or socket closed, or the connection was closed mid-call. */
+  | "DISCONNECTED"
+  /** A deadline fired: the whole call (`timeoutMs`) or a read that stalled (`readTimeoutMs`). */
+  | "TIMEOUT"
+  /** The answer was not protocol (bad JSON, bad shape, wrong content type) or was a JSON-RPC error. */
+  | "PROTOCOL"
+  /** A message ran past `maxMessageBytes`. */
+  | "LIMIT"
+  /** The endpoint could not be reached, answered 5xx, or the process would not start. */
+  | "UNAVAILABLE";
+
+export const FAILURE_REASONS: readonly McpFailureReason[] = [
+  "DISCONNECTED",
+  "TIMEOUT",
+  "PROTOCOL",
+  "LIMIT",
+  "UNAVAILABLE",
+];
+
+/** Only a failure that may go away by itself is worth trying again. */
+const RETRYABLE: ReadonlySet<McpFailureReason> = new Set(["UNAVAILABLE", "TIMEOUT"]);
+
+export interface McpTransportErrorDetails {
+  /** The JSON-RPC error code, when the server answered with a JSON-RPC error. */
+  code?: number;
+  /** The HTTP status, when an HTTP answer caused the failure. */
+  httpStatus?: number;
+  /** Response headers worth keeping (e.g. `www-authenticate` on 401/403). */
+  httpHeaders?: Record<string, string>;
+  /** The child's exit code, for a stdio server that exited. */
+  exitCode?: number | null;
+  /** The signal that ended the child, for a stdio server that was killed. */
+  signal?: string | null;
+  /** The last lines the child wrote on stderr, bounded in count and bytes. */
+  stderrTail?: string;
+  /** The deadline that fired, in milliseconds, for TIMEOUT. */
+  timeoutMs?: number;
+  /** The limit that was crossed, in bytes, for LIMIT. */
+  limitBytes?: number;
+  /** The JSON-RPC method of the request that failed, when the failure belongs to one request. */
+  method?: string;
+  /** The server's own error text, verbatim. Never copied into `message`. */
+  serverMessage?: string;
+  /** The `data` member of the server's JSON-RPC error, verbatim. */
+  serverData?: unknown;
+  /** The lower-level error that caused this one. */
+  cause?: unknown;
+}
+
+export class McpTransportError extends Error {
+  override readonly name = "McpTransportError";
+  readonly reason: McpFailureReason;
+  /** True for UNAVAILABLE and TIMEOUT only: the same call may succeed later. */
+  readonly retryable: boolean;
+  readonly code?: number;
+  readonly httpStatus?: number;
+  readonly httpHeaders?: Record<string, string>;
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+  readonly stderrTail?: string;
+  readonly timeoutMs?: number;
+  readonly limitBytes?: number;
+  readonly method?: string;
+  readonly serverMessage?: string;
+  readonly serverData?: unknown;
+
+  constructor(reason: McpFailureReason, message: string, details: McpTransportErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.reason = reason;
+    this.retryable = RETRYABLE.has(reason);
+    // Only the fields that exist are set, so a logged error shows what is known and nothing else.
+    const { cause: _cause, ...fields } = details;
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined) (this as Record<string, unknown>)[key] = value;
+    }
+  }
+
+  /**
+   * The same failure seen from a wider context: a transport's failure becoming the failure of
+   * one request, or a connection's ending gaining the child's exit code. The reason never changes.
+   */
+  with(details: McpTransportErrorDetails, message: string = this.message): McpTransportError {
+    return new McpTransportError(this.reason, message, {
+      ...this.details(),
+      ...details,
+      cause: details.cause ?? this.cause,
+    });
+  }
+
+  /** The data fields of this error, for copying into another. */
+  details(): McpTransportErrorDetails {
+    return {
+      code: this.code,
+      httpStatus: this.httpStatus,
+      httpHeaders: this.httpHeaders,
+      exitCode: this.exitCode,
+      signal: this.signal,
+      stderrTail: this.stderrTail,
+      timeoutMs: this.timeoutMs,
+      limitBytes: this.limitBytes,
+      method: this.method,
+      serverMessage: this.serverMessage,
+      serverData: this.serverData,
+    };
+  }
+}
+
+export function isMcpTransportError(value: unknown): value is McpTransportError {
+  return value instanceof McpTransportError;
+}
+
+/**
+ * Any thrown value as an `McpTransportError` of the given reason; an `McpTransportError` passes
+ * through unchanged, anything else becomes the `cause` of a new one with our message.
+ */
+export function asMcpTransportError(
+  value: unknown,
+  reason: McpFailureReason,
+  message: string,
+): McpTransportError {
+  if (value instanceof McpTransportError) return value;
+  return new McpTransportError(reason, message, { cause: value });
+}

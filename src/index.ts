@@ -1,0 +1,64 @@
+/**
+ * mcpwire: an MCP client that reaches Model Context Protocol servers over every transport.
+ * Everything here is public API; anything not exported here is internal.
+ */
+export { connect, transportForTarget, type ConnectTarget } from "./connect.js";
+export { McpClient, DEFAULT_MAX_PAGES, type ClientOptions, type CallOptions, type PageOptions } from "./client/client.js";
+export type {
+  ClientHandlers,
+  ClientCapabilities,
+  SamplingHandler,
+  SamplingRequest,
+  ElicitationHandler,
+  ElicitationRequest,
+  RootsHandler,
+  RootsRequest,
+} from "./client/handlers.js";
+export { applyElicitationDefaults } from "./client/elicitation-defaults.js";
+export {
+  TransportSession,
+  type SessionOptions,
+  type RequestOptions,
+  type Progress,
+  type ServerRequestContext,
+  type ServerRequestHandler,
+  type NotificationListener,
+  type HandlerError,
+} from "./session/session.js";
+export {
+  McpTransportError,
+  FAILURE_REASONS,
+  isMcpTransportError,
+  type McpFailureReason,
+  type McpTransportErrorDetails,
+} from "./errors.js";
+export {
+  isMcpTransport,
+  type McpTransport,
+  type McpConnection,
+  type ConnectionEvents,
+  type ConnectionEnding,
+  type OpenOptions,
+} from "./transport/transport.js";
+export { DEFAULT_LIMITS, resolveLimits, type Limits } from "./transport/limits.js";
+export { MemoryTransport, createMemoryPair, type InProcessServer, type MemoryServerEnd } from "./transport/memory.js";
+export {
+  RecordingTransport,
+  type Script,
+  type ScriptAnswer,
+  type ScriptContext,
+  type ScriptedError,
+  type RecordingOptions,
+} from "./transport/recording.js";
+export { LEGACY_REVISIONS, LATEST_LEGACY_REVISION, type LegacyRevision } from "./protocol/revisions.js";
+export type {
+  JsonRpcMessage,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  JsonRpcFailure,
+  JsonRpcErrorObject,
+  RequestId,
+} from "./protocol/jsonrpc.js";
+export type * from "./protocol/schemas.js";

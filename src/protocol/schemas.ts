@@ -1,0 +1,289 @@
+/**
+ * Result schemas of the MCP methods the client calls, and of the server-to-client requests it
+ * answers (revisions 2024-11-05 to 2025-11-25).
+ *
+ * Required fields are checked; unknown fields are kept (objects are "loose"), because every
+ * revision adds optional fields and `_meta` may carry anything. An answer that fails its schema
+ * becomes a PROTOCOL failure, never a half-typed object.
+ */
+import { z } from "zod";
+
+const Meta = z.record(z.string(), z.unknown()).optional();
+
+export const ImplementationSchema = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  title: z.string().optional(),
+});
+
+export const ServerCapabilitiesSchema = z.looseObject({
+  experimental: z.record(z.string(), z.unknown()).optional(),
+  logging: z.looseObject({}).optional(),
+  completions: z.looseObject({}).optional(),
+  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  resources: z.looseObject({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
+  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+});
+
+export const InitializeResultSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: ServerCapabilitiesSchema,
+  serverInfo: ImplementationSchema,
+  instructions: z.string().optional(),
+  _meta: Meta,
+});
+
+export const AnnotationsSchema = z.looseObject({
+  audience: z.array(z.enum(["user", "assistant"])).optional(),
+  priority: z.number().optional(),
+  lastModified: z.string().optional(),
+});
+
+export const TextResourceContentsSchema = z.looseObject({
+  uri: z.string(),
+  mimeType: z.string().optional(),
+  text: z.string(),
+  _meta: Meta,
+});
+
+export const BlobResourceContentsSchema = z.looseObject({
+  uri: z.string(),
+  mimeType: z.string().optional(),
+  blob: z.string(),
+  _meta: Meta,
+});
+
+export const ResourceContentsSchema = z.union([TextResourceContentsSchema, BlobResourceContentsSchema]);
+
+export const TextContentSchema = z.looseObject({
+  type: z.literal("text"),
+  text: z.string(),
+  annotations: AnnotationsSchema.optional(),
+  _meta: Meta,
+});
+
+export const ImageContentSchema = z.looseObject({
+  type: z.literal("image"),
+  data: z.string(),
+  mimeType: z.string(),
+  annotations: AnnotationsSchema.optional(),
+  _meta: Meta,
+});
+
+export const AudioContentSchema = z.looseObject({
+  type: z.literal("audio"),
+  data: z.string(),
+  mimeType: z.string(),
+  annotations: AnnotationsSchema.optional(),
+  _meta: Meta,
+});
+
+export const ResourceLinkSchema = z.looseObject({
+  type: z.literal("resource_link"),
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().optional(),
+  annotations: AnnotationsSchema.optional(),
+  _meta: Meta,
+});
+
+export const EmbeddedResourceSchema = z.looseObject({
+  type: z.literal("resource"),
+  resource: ResourceContentsSchema,
+  annotations: AnnotationsSchema.optional(),
+  _meta: Meta,
+});
+
+export const ContentBlockSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  ImageContentSchema,
+  AudioContentSchema,
+  ResourceLinkSchema,
+  EmbeddedResourceSchema,
+]);
+
+const JsonObjectSchema = z.looseObject({ type: z.literal("object") });
+
+export const ToolSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: JsonObjectSchema,
+  outputSchema: JsonObjectSchema.optional(),
+  annotations: z.looseObject({}).optional(),
+  _meta: Meta,
+});
+
+const Page = { nextCursor: z.string().optional(), _meta: Meta };
+
+export const ListToolsResultSchema = z.looseObject({ tools: z.array(ToolSchema), ...Page });
+
+export const CallToolResultSchema = z.looseObject({
+  // 2024-11-05 servers always send content; later revisions too, but an empty list is legal.
+  content: z.array(ContentBlockSchema).default([]),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean().optional(),
+  _meta: Meta,
+});
+
+export const ResourceSchema = z.looseObject({
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().optional(),
+  annotations: AnnotationsSchema.optional(),
+  _meta: Meta,
+});
+
+export const ListResourcesResultSchema = z.looseObject({ resources: z.array(ResourceSchema), ...Page });
+
+export const ResourceTemplateSchema = z.looseObject({
+  uriTemplate: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  annotations: AnnotationsSchema.optional(),
+  _meta: Meta,
+});
+
+export const ListResourceTemplatesResultSchema = z.looseObject({
+  resourceTemplates: z.array(ResourceTemplateSchema),
+  ...Page,
+});
+
+export const ReadResourceResultSchema = z.looseObject({ contents: z.array(ResourceContentsSchema), _meta: Meta });
+
+export const PromptSchema = z.looseObject({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  arguments: z
+    .array(z.looseObject({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() }))
+    .optional(),
+  _meta: Meta,
+});
+
+export const ListPromptsResultSchema = z.looseObject({ prompts: z.array(PromptSchema), ...Page });
+
+export const PromptMessageSchema = z.looseObject({
+  role: z.enum(["user", "assistant"]),
+  content: ContentBlockSchema,
+});
+
+export const GetPromptResultSchema = z.looseObject({
+  description: z.string().optional(),
+  messages: z.array(PromptMessageSchema),
+  _meta: Meta,
+});
+
+export const CompleteResultSchema = z.looseObject({
+  completion: z.looseObject({
+    values: z.array(z.string()),
+    total: z.number().optional(),
+    hasMore: z.boolean().optional(),
+  }),
+  _meta: Meta,
+});
+
+export const EmptyResultSchema = z.looseObject({ _meta: Meta });
+
+/** `logging/setLevel` levels, RFC 5424 severities. */
+export const LoggingLevelSchema = z.enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
+
+export const LoggingMessageParamsSchema = z.looseObject({
+  level: LoggingLevelSchema,
+  logger: z.string().optional(),
+  data: z.unknown(),
+});
+
+export const ResourceUpdatedParamsSchema = z.looseObject({ uri: z.string() });
+
+// --- Server-to-client requests: what the server asks, and what the client's handlers answer.
+
+export const SamplingMessageSchema = z.looseObject({
+  role: z.enum(["user", "assistant"]),
+  content: z.union([z.looseObject({ type: z.string() }), z.array(z.looseObject({ type: z.string() }))]),
+});
+
+export const CreateMessageParamsSchema = z.looseObject({
+  messages: z.array(SamplingMessageSchema),
+  maxTokens: z.number(),
+  systemPrompt: z.string().optional(),
+  includeContext: z.enum(["none", "thisServer", "allServers"]).optional(),
+  temperature: z.number().optional(),
+  stopSequences: z.array(z.string()).optional(),
+  modelPreferences: z.looseObject({}).optional(),
+  metadata: z.looseObject({}).optional(),
+  tools: z.array(z.looseObject({ name: z.string() })).optional(),
+  toolChoice: z.looseObject({}).optional(),
+});
+
+export const CreateMessageResultSchema = z.looseObject({
+  role: z.enum(["user", "assistant"]),
+  content: z.union([z.looseObject({ type: z.string() }), z.array(z.looseObject({ type: z.string() }))]),
+  model: z.string(),
+  stopReason: z.string().optional(),
+});
+
+const PrimitiveSchemaDefinition = z.looseObject({
+  type: z.enum(["string", "number", "integer", "boolean", "array"]).optional(),
+  default: z.unknown().optional(),
+});
+
+export const ElicitFormParamsSchema = z.looseObject({
+  mode: z.literal("form").optional(),
+  message: z.string(),
+  requestedSchema: z.looseObject({
+    type: z.literal("object"),
+    properties: z.record(z.string(), PrimitiveSchemaDefinition),
+    required: z.array(z.string()).optional(),
+  }),
+});
+
+export const ElicitUrlParamsSchema = z.looseObject({
+  mode: z.literal("url"),
+  message: z.string(),
+  url: z.string(),
+  elicitationId: z.string(),
+});
+
+export const ElicitParamsSchema = z.union([ElicitUrlParamsSchema, ElicitFormParamsSchema]);
+
+export const ElicitResultSchema = z.looseObject({
+  action: z.enum(["accept", "decline", "cancel"]),
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+});
+
+export const RootSchema = z.looseObject({ uri: z.string(), name: z.string().optional() });
+
+export type Implementation = z.infer<typeof ImplementationSchema>;
+export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
+export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+export type ContentBlock = z.infer<typeof ContentBlockSchema>;
+export type Tool = z.infer<typeof ToolSchema>;
+export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
+export type CallToolResult = z.infer<typeof CallToolResultSchema>;
+export type Resource = z.infer<typeof ResourceSchema>;
+export type ListResourcesResult = z.infer<typeof ListResourcesResultSchema>;
+export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
+export type ListResourceTemplatesResult = z.infer<typeof ListResourceTemplatesResultSchema>;
+export type ResourceContents = z.infer<typeof ResourceContentsSchema>;
+export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
+export type Prompt = z.infer<typeof PromptSchema>;
+export type ListPromptsResult = z.infer<typeof ListPromptsResultSchema>;
+export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
+export type CompleteResult = z.infer<typeof CompleteResultSchema>;
+export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
+export type LoggingMessageParams = z.infer<typeof LoggingMessageParamsSchema>;
+export type CreateMessageParams = z.infer<typeof CreateMessageParamsSchema>;
+export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
+export type ElicitParams = z.infer<typeof ElicitParamsSchema>;
+export type ElicitFormParams = z.infer<typeof ElicitFormParamsSchema>;
+export type ElicitResult = z.infer<typeof ElicitResultSchema>;
+export type Root = z.infer<typeof RootSchema>;

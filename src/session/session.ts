@@ -1,0 +1,560 @@
+/**
+ * One connection's bookkeeping, the same for every transport.
+ *
+ * Request ids (never reused; string and number ids never confused), responses matched to
+ * requests, the in-flight ceiling and the end-to-end deadline (kept here, once, so that every
+ * transport keeps them), cancellation (`AbortSignal` in, `notifications/cancelled` out),
+ * progress, and the routing of server-to-client requests and notifications to handlers.
+ */
+import { McpTransportError } from "../errors.js";
+import {
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_METHOD_NOT_FOUND,
+  isFailure,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from "../protocol/jsonrpc.js";
+import { Method, Notification } from "../protocol/methods.js";
+import { abortReason } from "../transport/common/abort.js";
+import { MAX_TIMER_MS, checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport } from "../transport/transport.js";
+import { InFlightSlots, type SlotWaiter } from "./slots.js";
+
+export type SessionOptions = Partial<Limits>;
+
+/** A progress notification for one request. */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface RequestOptions {
+  /** This request end to end, in ms, including the wait for an in-flight slot. @default the session's `timeoutMs` */
+  timeoutMs?: number;
+  /** Aborts the request: it rejects with `signal.reason` and the server is sent `notifications/cancelled`. */
+  signal?: AbortSignal;
+  /** Called for each progress notification the server sends about this request. */
+  onProgress?: (progress: Progress) => void;
+  /** Whether a progress notification restarts the `timeoutMs` count. @default true */
+  resetTimeoutOnProgress?: boolean;
+  /**
+   * The bound on the whole request however often progress restarts its count, in ms.
+   * @default ten times `timeoutMs`, at most about 24.8 days
+   */
+  maxTotalTimeoutMs?: number;
+  /** How the request is named in error messages, e.g. `callTool "search"`. @default the method */
+  label?: string;
+}
+
+/** What a handler of a server-to-client request receives. One object, so fields can be added. */
+export interface ServerRequestContext {
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+  /** Aborted when the server cancels this request or the connection ends. */
+  signal: AbortSignal;
+}
+
+export type ServerRequestHandler = (
+  context: ServerRequestContext,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+export type NotificationListener = (params: Record<string, unknown>) => void;
+
+interface PendingRequest extends SlotWaiter {
+  id: number;
+  method: string;
+  label: string;
+  message: JsonRpcRequest;
+  resolve(result: Record<string, unknown>): void;
+  timer: NodeJS.Timeout | undefined;
+  timeoutMs: number;
+  maxTotalMs: number;
+  deadlineAt: number;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  onProgress: ((progress: Progress) => void) | undefined;
+  resetOnProgress: boolean;
+  dispatched: boolean;
+  settled: boolean;
+}
+
+type State = "new" | "opening" | "open" | "closed";
+
+/**
+ * A JSON-RPC error a server-request handler may throw to choose the code the server receives.
+ * Anything else thrown by a handler is answered with -32603 and a generic message, so the
+ * client's internals never travel to the server.
+ */
+export interface HandlerError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+function isHandlerError(value: unknown): value is HandlerError {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Number.isInteger((value as HandlerError).code) &&
+    typeof (value as HandlerError).message === "string"
+  );
+}
+
+export class TransportSession {
+  readonly limits: Limits;
+  private state: State = "new";
+  private connection: McpConnection | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingRequest>();
+  private readonly slots: InFlightSlots;
+  private readonly handlers = new Map<string, ServerRequestHandler>();
+  private readonly listeners = new Map<string, Set<NotificationListener>>();
+  private readonly serverRequests = new Map<RequestId, AbortController>();
+  private readonly endListeners = new Set<(ending: ConnectionEnding) => void>();
+  private ending: ConnectionEnding | undefined;
+  private closing: Promise<void> | undefined;
+  private markEnded!: (ending: ConnectionEnding) => void;
+  /** Settles with how the connection ended; never rejects. */
+  readonly ended: Promise<ConnectionEnding> = new Promise((resolve) => (this.markEnded = resolve));
+
+  constructor(
+    readonly transport: McpTransport,
+    options: SessionOptions = {},
+  ) {
+    this.limits = resolveLimits(options);
+    this.slots = new InFlightSlots(this.limits.maxInFlight);
+  }
+
+  get description(): string {
+    return this.transport.description;
+  }
+
+  get isOpen(): boolean {
+    return this.state === "open";
+  }
+
+  /** The server-assigned session id, where the transport has one. */
+  get sessionId(): string | undefined {
+    return this.connection?.sessionId;
+  }
+
+  /** Opens the connection. Aborting `signal` while it opens leaves nothing running. */
+  async open(options: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.state !== "new") throw new Error("a TransportSession opens once; make a new one to reconnect");
+    this.state = "opening";
+    const events: ConnectionEvents = {
+      message: (message) => this.onMessage(message),
+      requestFailed: (id, error) => this.onRequestFailed(id, error),
+      closed: (ending) => this.onClosed(ending),
+    };
+    try {
+      this.connection = await this.transport.open(events, { limits: this.limits, signal: options.signal });
+    } catch (error) {
+      this.onClosed({ error: error instanceof McpTransportError ? error : undefined });
+      throw error;
+    }
+    if (this.state === "opening") this.state = "open";
+    else {
+      // The connection ended (or close() was called) while it opened.
+      await this.connection.close();
+      throw this.disconnected("open");
+    }
+  }
+
+  /** Sends a request and resolves with its result; rejects with an `McpTransportError` or the abort reason. */
+  request(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const label = options.label ?? `request "${method}"`;
+    if (this.state !== "open") return Promise.reject(this.disconnected(label));
+    let timeoutMs: number;
+    let maxTotal: number;
+    try {
+      timeoutMs = options.timeoutMs === undefined ? this.limits.timeoutMs : checkLimit("timeoutMs", options.timeoutMs, label);
+      maxTotal =
+        options.maxTotalTimeoutMs === undefined
+          ? Math.min(timeoutMs * 10, MAX_TIMER_MS)
+          : checkMaxTotal(options.maxTotalTimeoutMs, label);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+
+    const id = this.nextId++;
+    const message: JsonRpcRequest = { jsonrpc: "2.0", id, method };
+    if (params !== undefined || options.onProgress) {
+      message.params = options.onProgress ? withProgressToken(params, id) : params;
+    }
+
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      const now = Date.now();
+      const request: PendingRequest = {
+        id,
+        method,
+        label,
+        message,
+        resolve,
+        reject,
+        timer: undefined,
+        timeoutMs,
+        maxTotalMs: maxTotal,
+        deadlineAt: now + maxTotal,
+        signal,
+        onAbort: undefined,
+        onProgress: options.onProgress,
+        resetOnProgress: options.resetTimeoutOnProgress ?? true,
+        dispatched: false,
+        settled: false,
+        grant: () => this.dispatch(request),
+      };
+      request.timer = setTimeout(() => this.onDeadline(request), Math.min(timeoutMs, maxTotal));
+      if (signal) {
+        request.onAbort = () => this.abandon(request, abortReason(signal));
+        signal.addEventListener("abort", request.onAbort, { once: true });
+      }
+      if (this.slots.acquire(request)) this.dispatch(request);
+    });
+  }
+
+  /** Sends a notification. Resolves when it is handed to the wire. */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.state !== "open" || !this.connection) throw this.disconnected(`notification "${method}"`);
+    const message: JsonRpcNotification = { jsonrpc: "2.0", method };
+    if (params !== undefined) message.params = params;
+    await this.connection.send(message);
+  }
+
+  /** Routes server-to-client requests of `method` to `handler` (one handler per method). */
+  setRequestHandler(method: string, handler: ServerRequestHandler | undefined): void {
+    if (handler) this.handlers.set(method, handler);
+    else this.handlers.delete(method);
+  }
+
+  /** Calls `listener` for each notification of `method`; returns the function that stops it. */
+  onNotification(method: string, listener: NotificationListener): () => void {
+    let set = this.listeners.get(method);
+    if (!set) this.listeners.set(method, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Calls `listener` once when the connection ends, however it ends. */
+  onEnd(listener: (ending: ConnectionEnding) => void): () => void {
+    if (this.ending) {
+      const ending = this.ending;
+      queueMicrotask(() => listener(ending));
+      return () => {};
+    }
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
+  }
+
+  /** Tells the transport the negotiated protocol revision (HTTP sends it as a header). */
+  setProtocolVersion(revision: string): void {
+    this.connection?.setProtocolVersion?.(revision);
+  }
+
+  /** Requests outstanding on the wire, and requests waiting for a slot. */
+  get load(): { inFlight: number; waiting: number } {
+    return { inFlight: this.slots.inFlight, waiting: this.slots.waiting };
+  }
+
+  /**
+   * Closes the connection: pending requests reject with DISCONNECTED, and the promise resolves
+   * once the transport released everything (child exited, sockets closed). Idempotent.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private async closeOnce(): Promise<void> {
+    const connection = this.connection;
+    if (this.state === "new") {
+      this.onClosed({});
+      return;
+    }
+    if (this.state !== "closed") this.failAll(() => this.closedByUs());
+    if (connection) await connection.close();
+    // A transport that never reported its end (it should) still must not leave callers waiting.
+    this.onClosed({});
+  }
+
+  private dispatch(request: PendingRequest): void {
+    if (request.settled) {
+      this.slots.release();
+      return;
+    }
+    const connection = this.connection;
+    if (this.state !== "open" || !connection) {
+      this.slots.release();
+      this.settle(request, this.disconnected(request.label));
+      return;
+    }
+    request.dispatched = true;
+    this.pending.set(request.id, request);
+    connection.send(request.message).catch((error: unknown) => {
+      this.settle(request, this.failureOf(request, error));
+    });
+  }
+
+  private onMessage(message: JsonRpcMessage): void {
+    if ("method" in message) {
+      if ("id" in message) this.onServerRequest(message as JsonRpcRequest);
+      else this.onServerNotification(message);
+    } else {
+      this.onResponse(message);
+    }
+  }
+
+  private onResponse(response: JsonRpcResponse): void {
+    // Only number ids are ours: a string id, even "1", is not an answer to request 1.
+    if (typeof response.id !== "number") return;
+    const request = this.pending.get(response.id);
+    if (!request) return; // late (after a timeout) or unknown: ignored by design
+    if (isFailure(response)) {
+      this.settle(request, this.jsonRpcFailure(request, response.error));
+    } else {
+      this.settle(request, undefined, response.result);
+    }
+  }
+
+  private onRequestFailed(id: RequestId, error: McpTransportError): void {
+    if (typeof id !== "number") return;
+    const request = this.pending.get(id);
+    if (request) this.settle(request, this.failureOf(request, error));
+  }
+
+  private onServerNotification(message: JsonRpcNotification): void {
+    const params = message.params ?? {};
+    if (message.method === Notification.progress) this.onProgress(params);
+    else if (message.method === Notification.cancelled) this.serverRequests.get(params.requestId as RequestId)?.abort();
+    const set = this.listeners.get(message.method);
+    if (!set) return;
+    for (const listener of set) {
+      try {
+        listener(params);
+      } catch {
+        // A listener's failure is its own; it must not break the routing of the next message.
+      }
+    }
+  }
+
+  private onProgress(params: Record<string, unknown>): void {
+    const token = params.progressToken;
+    if (typeof token !== "number" || typeof params.progress !== "number") return;
+    const request = this.pending.get(token);
+    if (!request || request.settled) return;
+    if (request.resetOnProgress) {
+      clearTimeout(request.timer);
+      const left = request.deadlineAt - Date.now();
+      request.timer = setTimeout(() => this.onDeadline(request), Math.max(0, Math.min(request.timeoutMs, left)));
+    }
+    if (request.onProgress) {
+      const progress: Progress = { progress: params.progress };
+      if (typeof params.total === "number") progress.total = params.total;
+      if (typeof params.message === "string") progress.message = params.message;
+      try {
+        request.onProgress(progress);
+      } catch {
+        // The caller's callback failing is not a failure of the request.
+      }
+    }
+  }
+
+  private onServerRequest(message: JsonRpcRequest): void {
+    const handler = this.handlers.get(message.method);
+    if (!handler) {
+      if (message.method === Method.ping) this.reply({ jsonrpc: "2.0", id: message.id, result: {} });
+      else this.replyError(message.id, { code: JSONRPC_METHOD_NOT_FOUND, message: `Method not found: ${message.method}` });
+      return;
+    }
+    const controller = new AbortController();
+    this.serverRequests.set(message.id, controller);
+    const context: ServerRequestContext = {
+      id: message.id,
+      method: message.method,
+      params: message.params ?? {},
+      signal: controller.signal,
+    };
+    Promise.resolve()
+      .then(() => handler(context))
+      .then(
+        (result) => {
+          if (!controller.signal.aborted) this.reply({ jsonrpc: "2.0", id: message.id, result });
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return; // cancelled requests get no response
+          this.replyError(
+            message.id,
+            isHandlerError(error)
+              ? { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
+              : { code: JSONRPC_INTERNAL_ERROR, message: `The client could not handle ${message.method}` },
+          );
+        },
+      )
+      .finally(() => this.serverRequests.delete(message.id));
+  }
+
+  private replyError(id: RequestId, error: JsonRpcErrorObject): void {
+    this.reply({ jsonrpc: "2.0", id, error });
+  }
+
+  private reply(response: JsonRpcResponse): void {
+    if (this.state !== "open" || !this.connection) return;
+    // A reply that cannot be sent means the connection is going; its end is reported elsewhere.
+    this.connection.send(response).catch(() => {});
+  }
+
+  private onDeadline(request: PendingRequest): void {
+    if (request.settled) return;
+    // Progress may have restarted the count; then it is the bound on the whole request that fired.
+    const wholeBound = request.maxTotalMs < request.timeoutMs || Date.now() >= request.deadlineAt;
+    const timeoutMs = wholeBound ? request.maxTotalMs : request.timeoutMs;
+    this.abandon(
+      request,
+      new McpTransportError(
+        "TIMEOUT",
+        `${request.label} timed out after ${timeoutMs} ms${wholeBound ? " (maxTotalTimeoutMs)" : ""} (${this.description})`,
+        { timeoutMs, method: request.method },
+      ),
+    );
+  }
+
+  /** The caller stops waiting: reject, and tell the server and the transport, best-effort. */
+  private abandon(request: PendingRequest, error: unknown): void {
+    if (request.settled) return;
+    const wasDispatched = request.dispatched;
+    this.settle(request, error);
+    if (!wasDispatched) return;
+    this.connection?.abandon(request.id);
+    // The spec forbids cancelling initialize; any other request is cancelled once.
+    if (request.method !== Method.initialize && this.state === "open" && this.connection) {
+      const reason = error instanceof McpTransportError ? "timeout" : "aborted by the client";
+      this.connection
+        .send({ jsonrpc: "2.0", method: Notification.cancelled, params: { requestId: request.id, reason } })
+        .catch(() => {});
+    }
+  }
+
+  private settle(request: PendingRequest, error: unknown, result?: Record<string, unknown>): void {
+    if (request.settled) return;
+    request.settled = true;
+    clearTimeout(request.timer);
+    if (request.onAbort) request.signal!.removeEventListener("abort", request.onAbort);
+    if (request.dispatched) {
+      this.pending.delete(request.id);
+      this.slots.release();
+    } else {
+      this.slots.leave(request);
+    }
+    if (error === undefined) request.resolve(result!);
+    else request.reject(error);
+  }
+
+  private onClosed(ending: ConnectionEnding): void {
+    if (this.ending) return;
+    this.ending = ending;
+    this.state = "closed";
+    this.failAll((request) => this.endedUnder(request, ending));
+    for (const controller of this.serverRequests.values()) controller.abort();
+    this.serverRequests.clear();
+    for (const listener of this.endListeners) {
+      try {
+        listener(ending);
+      } catch {
+        // One listener's failure must not keep the others from learning of the end.
+      }
+    }
+    this.endListeners.clear();
+    this.markEnded(ending);
+  }
+
+  private failAll(errorFor: (request: PendingRequest) => unknown): void {
+    for (const request of [...this.pending.values()]) this.settle(request, errorFor(request));
+    this.slots.rejectAll((waiter) => {
+      const request = waiter as PendingRequest;
+      request.settled = true;
+      clearTimeout(request.timer);
+      if (request.onAbort) request.signal!.removeEventListener("abort", request.onAbort);
+      return errorFor(request);
+    });
+  }
+
+  /** A request caught by the end of the connection fails with the reason the connection ended. */
+  private endedUnder(request: PendingRequest, ending: ConnectionEnding): McpTransportError {
+    const cause = ending.error;
+    const exit = exitDetails(ending);
+    if (!cause) return this.closedByUs(request).with(exit);
+    const reason = cause.reason === "TIMEOUT" ? "DISCONNECTED" : cause.reason;
+    return new McpTransportError(reason, `${request.label} failed: ${cause.message} (${this.description})`, {
+      ...cause.details(),
+      ...exit,
+      method: request.method,
+      cause,
+    });
+  }
+
+  private closedByUs(request?: PendingRequest): McpTransportError {
+    return new McpTransportError(
+      "DISCONNECTED",
+      `${request?.label ?? "the request"} was pending when the connection was closed (${this.description})`,
+      request ? { method: request.method } : {},
+    );
+  }
+
+  private disconnected(label: string): McpTransportError {
+    const cause = this.ending?.error;
+    return new McpTransportError(
+      "DISCONNECTED",
+      `${label} cannot be sent: the connection is ${this.state === "closed" ? "closed" : "not open"} (${this.description})`,
+      cause ? { ...cause.details(), ...exitDetails(this.ending!), cause } : {},
+    );
+  }
+
+  private failureOf(request: PendingRequest, error: unknown): McpTransportError {
+    if (!(error instanceof McpTransportError)) {
+      return new McpTransportError("DISCONNECTED", `${request.label} could not be sent (${this.description})`, {
+        method: request.method,
+        cause: error,
+      });
+    }
+    return error.with({ method: request.method }, `${request.label} failed: ${error.message} (${this.description})`);
+  }
+
+  private jsonRpcFailure(request: PendingRequest, error: JsonRpcErrorObject): McpTransportError {
+    return new McpTransportError(
+      "PROTOCOL",
+      `${request.label} failed: the server answered with JSON-RPC error ${error.code} (${this.description})`,
+      { code: error.code, method: request.method, serverMessage: error.message, serverData: error.data },
+    );
+  }
+}
+
+function exitDetails(ending: ConnectionEnding): { exitCode?: number | null; signal?: string | null } {
+  const details: { exitCode?: number | null; signal?: string | null } = {};
+  if (ending.exitCode !== undefined) details.exitCode = ending.exitCode;
+  if (ending.signal !== undefined) details.signal = ending.signal;
+  return details;
+}
+
+function checkMaxTotal(value: unknown, label: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw new TypeError(`${label}: "maxTotalTimeoutMs" must be a whole number from 1 to ${MAX_TIMER_MS}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
+  const meta = (params?._meta as Record<string, unknown> | undefined) ?? {};
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}

@@ -1,0 +1,67 @@
+/**
+ * The in-flight ceiling: at most `max` requests outstanding at once; the others wait in order.
+ *
+ * A waiter can leave the line (its deadline fired, its signal aborted) without disturbing
+ * the others, and `rejectAll` empties the line when the connection ends.
+ */
+export interface SlotWaiter {
+  grant(): void;
+  reject(error: unknown): void;
+}
+
+export class InFlightSlots {
+  private used = 0;
+  private readonly line: SlotWaiter[] = [];
+  private head = 0;
+
+  constructor(private readonly max: number) {}
+
+  get inFlight(): number {
+    return this.used;
+  }
+
+  get waiting(): number {
+    return this.line.length - this.head;
+  }
+
+  /** Takes a slot at once when one is free (returns true); otherwise queues the waiter. */
+  acquire(waiter: SlotWaiter): boolean {
+    if (this.used < this.max && this.waiting === 0) {
+      this.used++;
+      return true;
+    }
+    this.line.push(waiter);
+    return false;
+  }
+
+  /** Takes a waiter out of the line; returns false when it was already granted or gone. */
+  leave(waiter: SlotWaiter): boolean {
+    const index = this.line.indexOf(waiter, this.head);
+    if (index < 0) return false;
+    this.line.splice(index, 1);
+    return true;
+  }
+
+  /** Frees a slot and hands it to the first in line. */
+  release(): void {
+    this.used--;
+    while (this.used < this.max && this.waiting > 0) {
+      const next = this.line[this.head]!;
+      this.head++;
+      this.used++;
+      next.grant();
+    }
+    // Keep the array from growing without bound under steady load.
+    if (this.head > 1024 && this.head * 2 > this.line.length) {
+      this.line.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  rejectAll(error: (waiter: SlotWaiter) => unknown): void {
+    const waiters = this.line.splice(this.head);
+    this.line.length = 0;
+    this.head = 0;
+    for (const waiter of waiters) waiter.reject(error(waiter));
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The read-stall ceiling (`readTimeoutMs`) for a connection that is one stream of messages
+ * (stdio, in-memory, WebSocket, the legacy SSE stream).
+ *
+ * It tracks the requests sent and not yet answered; while there is at least one, a read silence
+ * longer than `readTimeoutMs` fails each of them with TIMEOUT. Any activity from the peer (bytes,
+ * a message) restarts the count. One timer per connection, not per message: activity only
+ * records a timestamp, and the timer re-arms itself for the time left when it fires early.
+ */
+import { McpTransportError } from "../../errors.js";
+import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
+
+export class ReadStallWatch {
+  private readonly outstanding = new Set<RequestId>();
+  private lastActivity = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly readTimeoutMs: number,
+    private readonly transportName: string,
+    private readonly onStall: (id: RequestId, error: McpTransportError) => void,
+  ) {}
+
+  /** Call with every message handed to the wire. */
+  sent(message: JsonRpcMessage): void {
+    if (!("id" in message) || !("method" in message)) return;
+    if (this.outstanding.size === 0) this.lastActivity = Date.now();
+    this.outstanding.add(message.id);
+    this.timer ??= this.arm(this.readTimeoutMs);
+  }
+
+  /** Call with every message received: a response settles its request. */
+  received(message: JsonRpcMessage): void {
+    this.lastActivity = Date.now();
+    if (!("method" in message) && message.id !== null && this.outstanding.delete(message.id)) {
+      if (this.outstanding.size === 0) this.disarm();
+    }
+  }
+
+  /** Call when bytes arrive that are not yet a whole message. */
+  activity(): void {
+    this.lastActivity = Date.now();
+  }
+
+  /** The session stopped waiting for this request. */
+  forget(id: RequestId): void {
+    if (this.outstanding.delete(id) && this.outstanding.size === 0) this.disarm();
+  }
+
+  stop(): void {
+    this.outstanding.clear();
+    this.disarm();
+  }
+
+  private arm(delay: number): NodeJS.Timeout {
+    const timer = setTimeout(() => this.check(), delay);
+    // The session's own deadline keeps the process alive while a request waits; this one need not.
+    timer.unref();
+    return timer;
+  }
+
+  private disarm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private check(): void {
+    this.timer = undefined;
+    if (this.outstanding.size === 0) return;
+    const silentFor = Date.now() - this.lastActivity;
+    if (silentFor < this.readTimeoutMs) {
+      this.timer = this.arm(this.readTimeoutMs - silentFor);
+      return;
+    }
+    const stalled = [...this.outstanding];
+    this.outstanding.clear();
+    for (const id of stalled) {
+      this.onStall(
+        id,
+        new McpTransportError(
+          "TIMEOUT",
+          `${this.transportName} sent nothing for ${this.readTimeoutMs} ms while a request waited (readTimeoutMs)`,
+          { timeoutMs: this.readTimeoutMs },
+        ),
+      );
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The four ceilings every connection keeps, whatever its transport.
+ *
+ * `maxMessageBytes` and `readTimeoutMs` are kept at the wire by each transport, before a message
+ * is parsed; `maxInFlight` and `timeoutMs` are kept once, by the session, so every transport has
+ * them. A limit only one transport keeps is a limit nobody can rely on.
+ */
+import { McpTransportError } from "../errors.js";
+
+export interface Limits {
+  /**
+   * The largest message, in bytes of UTF-8, read or written. Past it, LIMIT.
+   * @default 16_777_216 (16 MiB)
+   */
+  maxMessageBytes: number;
+  /**
+   * How long, in ms, a read may stall while a request waits for an answer. Past it, TIMEOUT.
+   * Any byte from the server restarts the count.
+   * @default 300_000 (5 minutes: a server may keep a reply stream open while it works)
+   */
+  readTimeoutMs: number;
+  /**
+   * Requests outstanding on one connection at once; further requests wait in order for a slot,
+   * and the wait counts against their `timeoutMs`.
+   * @default 64
+   */
+  maxInFlight: number;
+  /**
+   * One operation end to end, in ms, including the wait for a slot. Past it, TIMEOUT.
+   * @default 60_000
+   */
+  timeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxMessageBytes: 16 * 1024 * 1024,
+  readTimeoutMs: 300_000,
+  maxInFlight: 64,
+  timeoutMs: 60_000,
+});
+
+export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as readonly (keyof Limits)[];
+
+/** Node's timers fire at once for a delay above this, so a longer deadline would be no deadline. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+const UPPER_BOUND: Record<keyof Limits, number> = {
+  maxMessageBytes: Number.MAX_SAFE_INTEGER,
+  readTimeoutMs: MAX_TIMER_MS,
+  maxInFlight: 1_000_000,
+  timeoutMs: MAX_TIMER_MS,
+};
+
+/**
+ * Checks one ceiling given by a user, and says what was wrong and what is allowed.
+ * `where` names the place the value came from (an option, a server in a file).
+ */
+export function checkLimit(name: keyof Limits, value: unknown, where = "options"): number {
+  const max = UPPER_BOUND[name];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) {
+    throw new TypeError(
+      `${where}: "${name}" must be a whole number from 1 to ${max}, got ${describeValue(value)}` +
+        ` (default ${DEFAULT_LIMITS[name]})`,
+    );
+  }
+  return value;
+}
+
+/** The ceilings in force: the defaults, overridden by what the user gave, each value checked. */
+export function resolveLimits(given: Partial<Limits> | undefined, where = "options"): Limits {
+  const limits: Limits = { ...DEFAULT_LIMITS };
+  if (!given) return limits;
+  for (const name of LIMIT_NAMES) {
+    const value = given[name];
+    if (value !== undefined) limits[name] = checkLimit(name, value, where);
+  }
+  return limits;
+}
+
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) {
+    return String(value);
+  }
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}
+
+/** The failure for a message past `maxMessageBytes`, the same words on every transport. */
+export function messageTooLarge(limitBytes: number, direction: "received" | "sent", transport: string): McpTransportError {
+  return new McpTransportError(
+    "LIMIT",
+    `a message ${direction} over ${transport} is larger than maxMessageBytes (${limitBytes} bytes)`,
+    { limitBytes },
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * In-memory transport: a linked pair of ends in one process, no subprocess, no port.
+ *
+ * Messages are copied through their JSON text (so a mutation after `send` never reaches the
+ * peer, and the byte ceiling is measured as it would be on a wire), delivered asynchronously and
+ * in order, and the pair is closed once, from either side.
+ *
+ * The server end has the shape of the official SDK's `Transport` (start, send, close,
+ * onmessage, onclose, onerror), so an SDK server object can `connect()` to it directly.
+ */
+import { McpTransportError } from "../errors.js";
+import { toMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { ReadStallWatch } from "./common/read-stall.js";
+import { abortReason } from "./common/abort.js";
+import { messageTooLarge } from "./limits.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "./transport.js";
+
+/** The server's end of a pair, in the official SDK's Transport shape. */
+export interface MemoryServerEnd {
+  onmessage?: (message: JsonRpcMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  start(): Promise<void>;
+  send(message: JsonRpcMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Anything with `connect(transport)` in the official SDK's Transport shape (Server, McpServer). */
+export interface InProcessServer {
+  connect(transport: MemoryServerEnd): Promise<void>;
+}
+
+const KIND = "memory";
+
+/** UTF-8 needs at most 3 bytes per UTF-16 code unit, so a short string needs no exact count. */
+function byteLengthOver(text: string, limit: number): boolean {
+  return text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit;
+}
+
+/** One linked pair. Its client side is opened by `MemoryTransport`, its server side is `serverEnd`. */
+class MemoryLink {
+  closed = false;
+  private clientEvents: ConnectionEvents | undefined;
+  private clientQueue: JsonRpcMessage[] | undefined = [];
+  private closedByClient = false;
+  private stall: ReadStallWatch | undefined;
+  private limitBytes = Number.MAX_SAFE_INTEGER;
+  private markEnded!: () => void;
+  /** Settles once the client has been told that the link ended. */
+  readonly ended = new Promise<void>((resolve) => (this.markEnded = resolve));
+  readonly serverEnd: MemoryServerEnd;
+
+  constructor() {
+    this.serverEnd = {
+      start: async () => {},
+      send: async (message) => {
+        if (this.closed) throw new McpTransportError("DISCONNECTED", "the in-memory connection is closed");
+        const text = JSON.stringify(message);
+        queueMicrotask(() => this.deliverToClient(text));
+      },
+      close: async () => {
+        this.end(false);
+      },
+    };
+  }
+
+  attachClient(events: ConnectionEvents, options: OpenOptions): void {
+    this.clientEvents = events;
+    this.limitBytes = options.limits.maxMessageBytes;
+    this.stall = new ReadStallWatch(options.limits.readTimeoutMs, "the in-memory server", (id, error) =>
+      events.requestFailed(id, error),
+    );
+    const queued = this.clientQueue ?? [];
+    this.clientQueue = undefined;
+    for (const message of queued) this.receive(message);
+  }
+
+  sendFromClient(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) {
+      return Promise.reject(new McpTransportError("DISCONNECTED", "the in-memory connection is closed"));
+    }
+    const text = JSON.stringify(message);
+    if (byteLengthOver(text, this.limitBytes)) return Promise.reject(messageTooLarge(this.limitBytes, "sent", KIND));
+    this.stall?.sent(message);
+    queueMicrotask(() => {
+      if (!this.closed) this.serverEnd.onmessage?.(JSON.parse(text) as JsonRpcMessage);
+    });
+    return Promise.resolve();
+  }
+
+  forget(id: RequestId): void {
+    this.stall?.forget(id);
+  }
+
+  private deliverToClient(text: string): void {
+    if (this.closed) return;
+    if (byteLengthOver(text, this.limitBytes)) {
+      this.fail(messageTooLarge(this.limitBytes, "received", KIND));
+      return;
+    }
+    let message: JsonRpcMessage;
+    try {
+      message = toMessage(JSON.parse(text));
+    } catch (error) {
+      this.fail(error as McpTransportError);
+      return;
+    }
+    if (this.clientQueue) this.clientQueue.push(message);
+    else this.receive(message);
+  }
+
+  private receive(message: JsonRpcMessage): void {
+    this.stall?.received(message);
+    this.clientEvents?.message(message);
+  }
+
+  private fail(error: McpTransportError): void {
+    this.end(true, error);
+  }
+
+  /** Ends the pair once; the side that did not ask learns of it. */
+  end(byClient: boolean, error?: McpTransportError): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closedByClient = byClient && !error;
+    this.stall?.stop();
+    queueMicrotask(() => {
+      this.serverEnd.onclose?.();
+      const ending = this.closedByClient
+        ? {}
+        : { error: error ?? new McpTransportError("DISCONNECTED", "the in-memory server closed the connection") };
+      this.clientEvents?.closed(ending);
+      this.markEnded();
+    });
+  }
+}
+
+/**
+ * The client side of an in-memory connection: `new MemoryTransport(server)` runs an SDK server
+ * object in-process, connecting it to a new link on each `open`.
+ */
+export class MemoryTransport implements McpTransport {
+  readonly kind = KIND;
+  readonly description: string;
+
+  constructor(
+    private readonly server: InProcessServer,
+    description = "in-memory server",
+  ) {
+    this.description = `memory: ${description}`;
+  }
+
+  protected async makeLink(): Promise<MemoryLink> {
+    const link = new MemoryLink();
+    await this.server.connect(link.serverEnd);
+    return link;
+  }
+
+  async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
+    if (options.signal?.aborted) throw abortReason(options.signal);
+    let link: MemoryLink;
+    try {
+      link = await this.makeLink();
+    } catch (cause) {
+      if (cause instanceof McpTransportError) throw cause;
+      throw new McpTransportError("UNAVAILABLE", `${this.description} could not be started`, { cause });
+    }
+    if (link.closed) throw new McpTransportError("UNAVAILABLE", `${this.description} closed while opening`);
+    if (options.signal?.aborted) {
+      link.end(true);
+      throw abortReason(options.signal);
+    }
+    link.attachClient(events, options);
+    return {
+      send: (message) => link.sendFromClient(message),
+      abandon: (id) => link.forget(id),
+      close: () => {
+        link.end(true);
+        return link.ended;
+      },
+    };
+  }
+}
+
+/** The transport of a pair made by `createMemoryPair`: one link, opened once. */
+class PairedMemoryTransport extends MemoryTransport {
+  private link: MemoryLink | undefined;
+
+  constructor(link: MemoryLink) {
+    super({ connect: async () => {} }, "linked pair");
+    this.link = link;
+  }
+
+  protected override async makeLink(): Promise<MemoryLink> {
+    const link = this.link;
+    if (!link) throw new McpTransportError("UNAVAILABLE", "this in-memory pair was already opened once");
+    this.link = undefined;
+    return link;
+  }
+}
+
+/** A linked pair: a transport for the client, and the server's end of the same link. */
+export function createMemoryPair(): { transport: McpTransport; server: MemoryServerEnd } {
+  const link = new MemoryLink();
+  return { transport: new PairedMemoryTransport(link), server: link.serverEnd };
+}

@@ -1,0 +1,81 @@
+/**
+ * The seam: everything above it is written against the protocol, everything below it is a wire.
+ *
+ * A transport only opens connections. A connection carries whole JSON-RPC messages in both
+ * directions (the server sends requests and notifications too, not only replies), keeps the byte
+ * ceiling and the read-stall ceiling at the wire, and reports how it ended exactly once.
+ *
+ * The contract, which the contract suite (test/contract) checks on every transport:
+ * - `open` resolves with a connection ready to send, or rejects with an `McpTransportError`
+ *   (UNAVAILABLE when the peer cannot be reached or started); an aborted `signal` rejects with
+ *   `signal.reason` and leaves nothing running.
+ * - `events.message` is called once per message received, in order, never after `events.closed`.
+ * - `events.requestFailed` reports a failure that touches one request only (an HTTP status on its
+ *   POST, a stalled read while it waited, a script with no answer); the connection stays usable.
+ * - `events.closed` is called exactly once, when the connection ends for any reason: without an
+ *   error after `close()`, with an `McpTransportError` otherwise. A failure is never swallowed.
+ * - `send` resolves once the message is handed to the wire (respecting backpressure) and rejects
+ *   with an `McpTransportError` when it cannot be: LIMIT past `maxMessageBytes`, DISCONNECTED on a
+ *   closed connection. It never waits forever.
+ * - `abandon(id)` tells the connection that the session stopped waiting for request `id`
+ *   (timeout, abort): HTTP aborts that request's stream, others stop counting it as outstanding.
+ * - `close()` is idempotent, may be called at any time (even during `send`), and resolves only
+ *   when everything the connection started is released (child exited, sockets closed).
+ */
+import type { McpTransportError } from "../errors.js";
+import type { JsonRpcMessage, RequestId } from "../protocol/jsonrpc.js";
+import type { Limits } from "./limits.js";
+
+/** How a connection ended. */
+export interface ConnectionEnding {
+  /** Absent when the connection was closed by us with `close()`. */
+  error?: McpTransportError;
+  /** For a child process: its exit code, once it exited. */
+  exitCode?: number | null;
+  /** For a child process: the signal that ended it. */
+  signal?: string | null;
+}
+
+export interface ConnectionEvents {
+  message(message: JsonRpcMessage): void;
+  requestFailed(id: RequestId, error: McpTransportError): void;
+  closed(ending: ConnectionEnding): void;
+}
+
+export interface OpenOptions {
+  /** The ceilings this connection keeps at the wire (`maxMessageBytes`, `readTimeoutMs`). */
+  limits: Limits;
+  /** Aborts the opening; a connection already open is closed by `close()`, not by this. */
+  signal?: AbortSignal;
+}
+
+export interface McpConnection {
+  send(message: JsonRpcMessage): Promise<void>;
+  abandon(id: RequestId): void;
+  close(): Promise<void>;
+  /**
+   * Headers and metadata the protocol layer told the transport to send (HTTP only: the
+   * negotiated protocol revision). Transports without headers ignore it.
+   */
+  setProtocolVersion?(revision: string): void;
+  /** The server-assigned session, where the transport has one (Streamable HTTP). */
+  readonly sessionId?: string | undefined;
+}
+
+export interface McpTransport {
+  /** A short stable name of the kind of wire: "stdio", "streamable-http", "memory", ... */
+  readonly kind: string;
+  /** Says which server this reaches, for error messages: "stdio: uvx handbook-mcp". */
+  readonly description: string;
+  open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection>;
+}
+
+/** True for an object that implements the seam (as opposed to, say, an SDK server object). */
+export function isMcpTransport(value: unknown): value is McpTransport {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as McpTransport).open === "function" &&
+    typeof (value as McpTransport).kind === "string"
+  );
+}
