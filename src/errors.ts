@@ -50,6 +50,11 @@ export interface McpTransportErrorDetails {
   limitBytes?: number;
   /** The JSON-RPC method of the request that failed, when the failure belongs to one request. */
   method?: string;
+  /**
+   * HTTP: the server no longer knows the session this request carried (404 on a request with
+   * `Mcp-Session-Id`). The client re-initializes once and retries the request once.
+   */
+  sessionExpired?: boolean;
   /** The server's own error text, verbatim. Never copied into `message`. */
   serverMessage?: string;
   /** The `data` member of the server's JSON-RPC error, verbatim. */
@@ -72,6 +77,7 @@ export class McpTransportError extends Error {
   readonly timeoutMs?: number;
   readonly limitBytes?: number;
   readonly method?: string;
+  readonly sessionExpired?: boolean;
   readonly serverMessage?: string;
   readonly serverData?: unknown;
 
@@ -110,6 +116,7 @@ export class McpTransportError extends Error {
       timeoutMs: this.timeoutMs,
       limitBytes: this.limitBytes,
       method: this.method,
+      sessionExpired: this.sessionExpired,
       serverMessage: this.serverMessage,
       serverData: this.serverData,
     };
