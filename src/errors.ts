@@ -68,18 +68,19 @@ export class McpTransportError extends Error {
   readonly reason: McpFailureReason;
   /** True for UNAVAILABLE and TIMEOUT only: the same call may succeed later. */
   readonly retryable: boolean;
-  readonly code?: number;
-  readonly httpStatus?: number;
-  readonly httpHeaders?: Record<string, string>;
-  readonly exitCode?: number | null;
-  readonly signal?: string | null;
-  readonly stderrTail?: string;
-  readonly timeoutMs?: number;
-  readonly limitBytes?: number;
-  readonly method?: string;
-  readonly sessionExpired?: boolean;
-  readonly serverMessage?: string;
-  readonly serverData?: unknown;
+  // Optional details are declared, not initialised, so an error carries only the ones it has.
+  declare readonly code?: number;
+  declare readonly httpStatus?: number;
+  declare readonly httpHeaders?: Record<string, string>;
+  declare readonly exitCode?: number | null;
+  declare readonly signal?: string | null;
+  declare readonly stderrTail?: string;
+  declare readonly timeoutMs?: number;
+  declare readonly limitBytes?: number;
+  declare readonly method?: string;
+  declare readonly sessionExpired?: boolean;
+  declare readonly serverMessage?: string;
+  declare readonly serverData?: unknown;
 
   constructor(reason: McpFailureReason, message: string, details: McpTransportErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });

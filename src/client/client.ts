@@ -73,6 +73,7 @@ export const DEFAULT_MAX_PAGES = 100;
 export class McpClient {
   private handshakeResult: InitializeResult | undefined;
   private revision: LegacyRevision | undefined;
+  private renewal: Promise<void> | undefined;
   private readonly maxPages: number;
 
   /**
@@ -104,15 +105,7 @@ export class McpClient {
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline]) : deadline;
     try {
       await this.session.open({ signal });
-      const handshake = await initializeLegacy(this.session, {
-        clientInfo: this.options.clientInfo ?? { name: "mcpwire", version: packageJson.version },
-        capabilities: capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities),
-        protocolVersion: this.options.protocolVersion,
-        signal,
-        timeoutMs,
-      });
-      this.handshakeResult = handshake.result;
-      this.revision = handshake.protocolVersion;
+      await this.handshake(signal);
     } catch (error) {
       await this.session.close();
       if (deadline.aborted && !this.options.signal?.aborted) {
@@ -133,7 +126,8 @@ export class McpClient {
 
   /** The protocol revision agreed with the server. */
   get protocolVersion(): LegacyRevision {
-    return this.ready().protocolVersion as LegacyRevision;
+    this.ready();
+    return this.revision!;
   }
 
   get serverInfo(): Implementation {
@@ -316,8 +310,35 @@ export class McpClient {
     label: string,
     options: CallOptions,
   ): Promise<z.output<S>> {
-    const raw = await this.session.request(method, params, { ...options, label });
+    const requestOptions = { ...options, label };
+    let raw: Record<string, unknown>;
+    try {
+      raw = await this.session.request(method, params, requestOptions);
+    } catch (error) {
+      if (!(error instanceof McpTransportError) || !error.sessionExpired) throw error;
+      // The server forgot the session (HTTP 404): initialize again, then retry this request once.
+      await this.renewSession(options.signal);
+      raw = await this.session.request(method, params, requestOptions);
+    }
     return parseResult(schema, raw, label, this.session.description);
+  }
+
+  /** Runs the handshake again on the same connection; concurrent callers share one handshake. */
+  private renewSession(signal: AbortSignal | undefined): Promise<void> {
+    this.renewal ??= this.handshake(signal).finally(() => (this.renewal = undefined));
+    return this.renewal;
+  }
+
+  private async handshake(signal: AbortSignal | undefined): Promise<void> {
+    const handshake = await initializeLegacy(this.session, {
+      clientInfo: this.options.clientInfo ?? { name: "mcpwire", version: packageJson.version },
+      capabilities: capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities),
+      protocolVersion: this.options.protocolVersion,
+      signal,
+      timeoutMs: this.session.limits.timeoutMs,
+    });
+    this.handshakeResult = handshake.result;
+    this.revision = handshake.protocolVersion;
   }
 
   private async collect<K extends string, Item>(

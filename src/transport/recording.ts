@@ -3,7 +3,8 @@
  * message it was sent, so tool behaviour is tested with no subprocess and no socket.
  *
  * A request for a method nobody scripted fails with PROTOCOL, so a test cannot pass by accident
- * on a call it never arranged. Only `initialize` has a built-in answer (which the script may
+ * on a call it never arranged. A script function that throws an `McpTransportError` plays a wire
+ * failure of that one request (a timeout, an expired HTTP session). Only `initialize` has a built-in answer (which the script may
  * replace): it agrees to the offered revision and declares the capabilities the script implies.
  */
 import { McpTransportError } from "../errors.js";
@@ -160,13 +161,15 @@ export class RecordingTransport implements McpTransport {
     try {
       answer = typeof entry === "function" ? await entry(request.params ?? {}, { request, transport: this }) : entry;
     } catch (cause) {
-      this.events?.requestFailed(
-        request.id,
-        new McpTransportError("PROTOCOL", `the RecordingTransport script for "${request.method}" threw`, {
-          method: request.method,
-          cause,
-        }),
-      );
+      // A script may throw an McpTransportError to play a wire failure of this one request.
+      const failure =
+        cause instanceof McpTransportError
+          ? cause
+          : new McpTransportError("PROTOCOL", `the RecordingTransport script for "${request.method}" threw`, {
+              method: request.method,
+              cause,
+            });
+      this.events?.requestFailed(request.id, failure);
       return;
     }
     this.deliver(
