@@ -2,7 +2,8 @@
  * `npm start`: the same calls against the bundled handbook server, reached different ways.
  * Network-free: the server runs in this process, then a scripted transport answers instead.
  */
-import { McpClient, RecordingTransport, connect, type CallToolResult } from "../src/index.js";
+import type { McpClient} from "../src/index.js";
+import { RecordingTransport, connect, type CallToolResult } from "../src/index.js";
 import { createHandbookServer } from "./server/handbook-server.js";
 
 function textOf(result: CallToolResult): string {
