@@ -37,11 +37,12 @@ import {
   type ServerCapabilities,
   type Tool,
 } from "../protocol/schemas.js";
-import { abortReason } from "../transport/common/abort.js";
+import { abortReason, delay, raceAbort } from "../transport/common/abort.js";
 import type { ConnectionEnding, McpTransport } from "../transport/transport.js";
 import { TransportSession, type RequestOptions, type SessionOptions } from "../session/session.js";
 import { capabilitiesFor, installHandlers, type ClientCapabilities, type ClientHandlers } from "./handlers.js";
 import { initializeLegacy } from "./legacy-handshake.js";
+import { reconnectDelay, resolveReconnect, type ReconnectOptions, type ReconnectPolicy } from "./reconnect.js";
 import { parseResult } from "./validate.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -59,6 +60,13 @@ export interface ClientOptions extends SessionOptions {
   maxPages?: number;
   /** Aborts connecting (opening and handshake); the whole is also bounded by `timeoutMs`. */
   signal?: AbortSignal;
+  /**
+   * Opt-in: when the connection drops, open the transport again and run the handshake again,
+   * with exponential backoff and jitter (1 s doubling, capped at 60 s, 5 attempts by default).
+   * Requests pending at the drop fail with DISCONNECTED; requests made while reconnecting wait
+   * for it within their own `timeoutMs`. @default false
+   */
+  reconnect?: boolean | ReconnectOptions;
 }
 
 /** Options of every typed method: the deadline, the abort signal, progress. */
@@ -70,22 +78,44 @@ export interface PageOptions extends CallOptions {
 
 export const DEFAULT_MAX_PAGES = 100;
 
+interface ListenerRegistration {
+  method: string;
+  listener: (params: Record<string, unknown>) => void;
+  /** Stops the listener on the session it is currently registered with. */
+  stop: () => void;
+}
+
 export class McpClient {
+  private current: TransportSession;
   private handshakeResult: InitializeResult | undefined;
   private revision: LegacyRevision | undefined;
   private renewal: Promise<void> | undefined;
+  private reconnection: Promise<void> | undefined;
   private readonly maxPages: number;
+  private readonly reconnectPolicy: ReconnectPolicy | undefined;
+  private readonly registrations = new Set<ListenerRegistration>();
+  /** Aborted by close(): stops a reconnection in progress. */
+  private readonly closing = new AbortController();
+  private markEnded!: (ending: ConnectionEnding) => void;
+  private readonly finalEnding: Promise<ConnectionEnding> = new Promise((resolve) => (this.markEnded = resolve));
 
   /**
    * A client over a session that is not yet open; `connect()` (below) or `McpClient.connect`
    * open and initialize it. Most code wants the package's `connect(target)`.
    */
   constructor(
-    readonly session: TransportSession,
+    session: TransportSession,
     private readonly options: ClientOptions = {},
   ) {
     this.maxPages = checkMaxPages(options.maxPages);
-    installHandlers(session, options.handlers ?? {});
+    this.reconnectPolicy = resolveReconnect(options.reconnect);
+    this.current = session;
+    this.attach(session);
+  }
+
+  /** The session of the current connection (a new one after each reconnection). */
+  get session(): TransportSession {
+    return this.current;
   }
 
   /** Opens a transport and runs the handshake; nothing is left running when it fails. */
@@ -100,16 +130,17 @@ export class McpClient {
    * On any failure the connection is closed before the error is thrown.
    */
   async connect(): Promise<void> {
-    const timeoutMs = this.session.limits.timeoutMs;
+    const session = this.current;
+    const timeoutMs = session.limits.timeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline]) : deadline;
     try {
-      await this.session.open({ signal });
-      await this.handshake(signal);
+      await session.open({ signal });
+      await this.handshake(session, signal);
     } catch (error) {
-      await this.session.close();
+      await session.close();
       if (deadline.aborted && !this.options.signal?.aborted) {
-        throw new McpTransportError("TIMEOUT", `connecting timed out after ${timeoutMs} ms (${this.session.description})`, {
+        throw new McpTransportError("TIMEOUT", `connecting timed out after ${timeoutMs} ms (${session.description})`, {
           timeoutMs,
           cause: error,
         });
@@ -121,7 +152,7 @@ export class McpClient {
 
   /** The kind of wire this client reached its server over ("stdio", "streamable-http", ...). */
   get transportKind(): string {
-    return this.session.transport.kind;
+    return this.current.transport.kind;
   }
 
   /** The protocol revision agreed with the server. */
@@ -142,9 +173,9 @@ export class McpClient {
     return this.ready().instructions;
   }
 
-  /** Settles with how the connection ended. */
+  /** Settles with how the client's connection finally ended (after any reconnection attempts). */
   get ended(): Promise<ConnectionEnding> {
-    return this.session.ended;
+    return this.finalEnding;
   }
 
   // --- Tools
@@ -246,24 +277,29 @@ export class McpClient {
 
   /** Any server notification by method; returns the function that stops listening. */
   onNotification(method: string, listener: (params: Record<string, unknown>) => void): () => void {
-    return this.session.onNotification(method, listener);
+    const registration: ListenerRegistration = { method, listener, stop: this.current.onNotification(method, listener) };
+    this.registrations.add(registration);
+    return () => {
+      registration.stop();
+      this.registrations.delete(registration);
+    };
   }
 
   onToolsListChanged(listener: () => void): () => void {
-    return this.session.onNotification(Notification.toolsListChanged, () => listener());
+    return this.onNotification(Notification.toolsListChanged, () => listener());
   }
 
   onResourcesListChanged(listener: () => void): () => void {
-    return this.session.onNotification(Notification.resourcesListChanged, () => listener());
+    return this.onNotification(Notification.resourcesListChanged, () => listener());
   }
 
   onPromptsListChanged(listener: () => void): () => void {
-    return this.session.onNotification(Notification.promptsListChanged, () => listener());
+    return this.onNotification(Notification.promptsListChanged, () => listener());
   }
 
   /** `notifications/resources/updated` for a subscribed resource; malformed notices are dropped. */
   onResourceUpdated(listener: (update: { uri: string }) => void): () => void {
-    return this.session.onNotification(Notification.resourceUpdated, (params) => {
+    return this.onNotification(Notification.resourceUpdated, (params) => {
       const parsed = ResourceUpdatedParamsSchema.safeParse(params);
       if (parsed.success) listener(parsed.data);
     });
@@ -271,7 +307,7 @@ export class McpClient {
 
   /** `notifications/message` log entries; malformed entries are dropped. */
   onLoggingMessage(listener: (entry: LoggingMessageParams) => void): () => void {
-    return this.session.onNotification(Notification.message, (params) => {
+    return this.onNotification(Notification.message, (params) => {
       const parsed = LoggingMessageParamsSchema.safeParse(params);
       if (parsed.success) listener(parsed.data);
     });
@@ -279,19 +315,22 @@ export class McpClient {
 
   /** Any progress notification, whether or not a request asked for it with `onProgress`. */
   onProgress(listener: (params: Record<string, unknown>) => void): () => void {
-    return this.session.onNotification(Notification.progress, listener);
+    return this.onNotification(Notification.progress, listener);
   }
 
   /** Tells the server that the roots changed (the `roots` handler will be asked again). */
   notifyRootsListChanged(): Promise<void> {
-    return this.session.notify(Notification.rootsListChanged);
+    return this.current.notify(Notification.rootsListChanged);
   }
 
   // --- Ending
 
   /** Closes the connection and releases everything it holds. Idempotent. */
-  close(): Promise<void> {
-    return this.session.close();
+  async close(): Promise<void> {
+    this.closing.abort();
+    await this.reconnection?.catch(() => {});
+    await this.current.close();
+    this.markEnded({});
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -311,34 +350,102 @@ export class McpClient {
     options: CallOptions,
   ): Promise<z.output<S>> {
     const requestOptions = { ...options, label };
+    if (this.reconnection) await this.waitForReconnection(label, options);
+    const session = this.current;
     let raw: Record<string, unknown>;
     try {
-      raw = await this.session.request(method, params, requestOptions);
+      raw = await session.request(method, params, requestOptions);
     } catch (error) {
       if (!(error instanceof McpTransportError) || !error.sessionExpired) throw error;
       // The server forgot the session (HTTP 404): initialize again, then retry this request once.
-      await this.renewSession(options.signal);
-      raw = await this.session.request(method, params, requestOptions);
+      await this.renewSession(session, options.signal);
+      raw = await session.request(method, params, requestOptions);
     }
-    return parseResult(schema, raw, label, this.session.description);
+    return parseResult(schema, raw, label, session.description);
   }
 
   /** Runs the handshake again on the same connection; concurrent callers share one handshake. */
-  private renewSession(signal: AbortSignal | undefined): Promise<void> {
-    this.renewal ??= this.handshake(signal).finally(() => (this.renewal = undefined));
+  private renewSession(session: TransportSession, signal: AbortSignal | undefined): Promise<void> {
+    this.renewal ??= this.handshake(session, signal).finally(() => (this.renewal = undefined));
     return this.renewal;
   }
 
-  private async handshake(signal: AbortSignal | undefined): Promise<void> {
-    const handshake = await initializeLegacy(this.session, {
+  private async handshake(session: TransportSession, signal: AbortSignal | undefined): Promise<void> {
+    const handshake = await initializeLegacy(session, {
       clientInfo: this.options.clientInfo ?? { name: "mcpwire", version: packageJson.version },
       capabilities: capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities),
       protocolVersion: this.options.protocolVersion,
       signal,
-      timeoutMs: this.session.limits.timeoutMs,
+      timeoutMs: session.limits.timeoutMs,
     });
     this.handshakeResult = handshake.result;
     this.revision = handshake.protocolVersion;
+  }
+
+  /** Installs the handlers and the user's listeners on a session, and watches for its end. */
+  private attach(session: TransportSession): void {
+    installHandlers(session, this.options.handlers ?? {});
+    for (const registration of this.registrations) {
+      registration.stop = session.onNotification(registration.method, registration.listener);
+    }
+    session.onEnd((ending) => this.onSessionEnd(session, ending));
+  }
+
+  private onSessionEnd(session: TransportSession, ending: ConnectionEnding): void {
+    if (session !== this.current || this.reconnection) return;
+    const drop = ending.error !== undefined && this.handshakeResult !== undefined && !this.closing.signal.aborted;
+    if (!drop || !this.reconnectPolicy) {
+      this.markEnded(ending);
+      return;
+    }
+    this.reconnection = this.reconnect(this.reconnectPolicy, ending).finally(() => (this.reconnection = undefined));
+    // Waiters observe the outcome through the session they get; nobody may see this rejection unhandled.
+    this.reconnection.catch(() => {});
+  }
+
+  /** Opens the transport again and runs the handshake, with backoff, until it works or attempts run out. */
+  private async reconnect(policy: ReconnectPolicy, drop: ConnectionEnding): Promise<void> {
+    let last = drop;
+    for (let attempt = 0; attempt < policy.maxAttempts; attempt++) {
+      try {
+        await delay(reconnectDelay(policy, attempt), this.closing.signal);
+      } catch {
+        return; // closed by the user while waiting
+      }
+      const session = new TransportSession(this.current.transport, this.options);
+      this.attach(session);
+      const deadline = AbortSignal.timeout(session.limits.timeoutMs);
+      const signal = AbortSignal.any([this.closing.signal, deadline]);
+      try {
+        await session.open({ signal });
+        await this.handshake(session, signal);
+        if (!session.isOpen) throw new McpTransportError("DISCONNECTED", "the connection dropped during the handshake");
+        this.current = session;
+        return;
+      } catch (error) {
+        await session.close();
+        if (this.closing.signal.aborted) return;
+        last = { error: error instanceof McpTransportError ? error : new McpTransportError("UNAVAILABLE", "reconnecting failed", { cause: error }) };
+      }
+    }
+    this.markEnded(last);
+  }
+
+  /** A request made while reconnecting waits for it, within its own deadline and signal. */
+  private async waitForReconnection(label: string, options: CallOptions): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? this.current.limits.timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new McpTransportError("TIMEOUT", `${label} timed out after ${timeoutMs} ms while reconnecting (${this.current.description})`, { timeoutMs })),
+        timeoutMs,
+      );
+    });
+    try {
+      await raceAbort(Promise.race([this.reconnection, deadline]), options.signal);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async collect<K extends string, Item>(
@@ -360,7 +467,7 @@ export class McpClient {
     }
     throw new McpTransportError(
       "PROTOCOL",
-      `listing ${key} did not end within ${this.maxPages} pages (maxPages) or repeated a cursor (${this.session.description})`,
+      `listing ${key} did not end within ${this.maxPages} pages (maxPages) or repeated a cursor (${this.current.description})`,
     );
   }
 }

@@ -1,0 +1,52 @@
+/**
+ * The opt-in reconnect policy: when a connection drops (not when it is closed by us), the client
+ * opens its transport again and runs the handshake again, after a delay that starts at 1 s and
+ * doubles up to 60 s, with jitter so that many clients do not return at the same instant, and
+ * gives up after a bounded number of attempts.
+ */
+
+export interface ReconnectOptions {
+  /** Attempts after a drop before the client gives up and ends. @default 5 */
+  maxAttempts?: number;
+  /** The delay before the first attempt, in ms. @default 1_000 */
+  initialDelayMs?: number;
+  /** The longest delay between attempts, in ms. @default 60_000 */
+  maxDelayMs?: number;
+}
+
+export interface ReconnectPolicy {
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RECONNECT: Readonly<ReconnectPolicy> = Object.freeze({
+  maxAttempts: 5,
+  initialDelayMs: 1_000,
+  maxDelayMs: 60_000,
+});
+
+/** The policy in force, or undefined when reconnecting is off; bad values throw naming the key. */
+export function resolveReconnect(option: boolean | ReconnectOptions | undefined): ReconnectPolicy | undefined {
+  if (option === undefined || option === false) return undefined;
+  const given = option === true ? {} : option;
+  const policy = { ...DEFAULT_RECONNECT };
+  for (const key of Object.keys(DEFAULT_RECONNECT) as (keyof ReconnectPolicy)[]) {
+    const value = given[key];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < (key === "maxAttempts" ? 1 : 0)) {
+      throw new TypeError(`options: "reconnect.${key}" must be a whole number${key === "maxAttempts" ? " of at least 1" : " of ms, 0 or more"}, got ${String(value)}`);
+    }
+    policy[key] = value;
+  }
+  return policy;
+}
+
+/**
+ * The delay before attempt `attempt` (0 for the first): exponential, capped, with "equal jitter"
+ * (half of it fixed, half random), so the delay never collapses to zero yet replicas spread out.
+ */
+export function reconnectDelay(policy: ReconnectPolicy, attempt: number, random: () => number = Math.random): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** attempt);
+  return Math.round(exponential / 2 + (exponential / 2) * random());
+}
