@@ -15,6 +15,7 @@ export type {
   RootsRequest,
 } from "./client/handlers.js";
 export { applyElicitationDefaults } from "./client/elicitation-defaults.js";
+export { DEFAULT_RECONNECT, type ReconnectOptions } from "./client/reconnect.js";
 export {
   TransportSession,
   type SessionOptions,
