@@ -1,0 +1,116 @@
+/**
+ * The `mcpServers` JSON files that desktop hosts and editors already use:
+ *
+ * - `{ "mcpServers": { name: { command, args, env } | { url, headers } } }` (desktop hosts,
+ *   Cursor, Claude Code's `.mcp.json`);
+ * - `{ "servers": { name: { type: "stdio" | "http" | "sse", ... } } }` (the editor variant).
+ *
+ * `${env:NAME}` and `${NAME}` in strings are expanded from the environment. Keys the hosts use for
+ * their own bookkeeping (`disabled`, `autoApprove`, `alwaysAllow`, `description`) are accepted;
+ * a server with `disabled: true` is left out. Any other unknown key is refused by name.
+ */
+import { readFile } from "node:fs/promises";
+import { describeValue } from "../transport/limits.js";
+import { expandDeep } from "./expand.js";
+import { ConfigError, parseServerConfig, type McpServerConfig, type TransportName } from "./server-config.js";
+import { transportForUrl } from "./url-kind.js";
+
+export interface ServersFile {
+  /** Where the file was read from (or the name given for a text). */
+  source: string;
+  /** The servers it declares, validated, by name; disabled servers are not here. */
+  servers: Record<string, McpServerConfig>;
+  /** The names of servers marked `disabled: true`. */
+  disabled: string[];
+}
+
+/** Keys that hosts keep in an entry for themselves; accepted, and not passed on. */
+const HOST_KEYS = new Set(["disabled", "autoApprove", "alwaysAllow", "description"]);
+
+const TYPE_ALIASES: Record<string, TransportName> = {
+  stdio: "stdio",
+  http: "http",
+  "streamable-http": "http",
+  streamableHttp: "http",
+  sse: "sse",
+  ws: "websocket",
+  websocket: "websocket",
+};
+
+export async function readServersFile(path: string, env: Record<string, string | undefined> = process.env): Promise<ServersFile> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    throw new ConfigError(`${path}: cannot read the config file (${code ?? "unknown error"})`, { cause });
+  }
+  return parseServersFile(text, path, env);
+}
+
+export function parseServersFile(text: string, source: string, env: Record<string, string | undefined> = process.env): ServersFile {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (cause) {
+    throw new ConfigError(`${source}: not valid JSON (${(cause as Error).message})`, { cause });
+  }
+  if (typeof document !== "object" || document === null || Array.isArray(document)) {
+    throw new ConfigError(`${source}: expected a JSON object with "mcpServers" or "servers", got ${describeValue(document)}`);
+  }
+  const root = document as Record<string, unknown>;
+  const key = "mcpServers" in root ? "mcpServers" : "servers" in root ? "servers" : undefined;
+  if (!key) {
+    throw new ConfigError(
+      `${source}: no "mcpServers" or "servers" object; expected { "mcpServers": { "<name>": { "command": ... } | { "url": ... } } }`,
+    );
+  }
+  const entries = root[key];
+  if (typeof entries !== "object" || entries === null || Array.isArray(entries)) {
+    throw new ConfigError(`${source}: "${key}" must be an object of servers by name, got ${describeValue(entries)}`);
+  }
+  const file: ServersFile = { source, servers: {}, disabled: [] };
+  for (const [name, entry] of Object.entries(entries as Record<string, unknown>)) {
+    const where = `${source}: server "${name}"`;
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      throw new ConfigError(`${where}: expected an object, got ${describeValue(entry)}`);
+    }
+    if ((entry as Record<string, unknown>).disabled === true) {
+      file.disabled.push(name);
+      continue;
+    }
+    file.servers[name] = parseServerConfig(fromFileEntry(name, entry as Record<string, unknown>, where, env), where);
+  }
+  return file;
+}
+
+/** One entry as the host wrote it, turned into a declaration for `parseServerConfig`. */
+export function fromFileEntry(
+  name: string,
+  entry: Record<string, unknown>,
+  where: string,
+  env: Record<string, string | undefined>,
+): Record<string, unknown> {
+  const { type, ...rest } = entry;
+  const declaration: Record<string, unknown> = { name };
+  for (const [key, value] of Object.entries(rest)) {
+    if (!HOST_KEYS.has(key)) declaration[key] = value;
+  }
+  const expanded = expandDeep(declaration, env, where) as Record<string, unknown>;
+  if (expanded.transport === undefined) {
+    if (type !== undefined) {
+      const transport = typeof type === "string" ? TYPE_ALIASES[type] : undefined;
+      if (!transport) {
+        throw new ConfigError(`${where}: "type" must be one of ${Object.keys(TYPE_ALIASES).join(", ")}, got ${describeValue(type)}`);
+      }
+      expanded.transport = transport;
+    } else if (typeof expanded.url === "string") {
+      expanded.transport = transportForUrl(expanded.url);
+    } else {
+      expanded.transport = "stdio";
+    }
+  } else if (type !== undefined) {
+    throw new ConfigError(`${where}: give "type" or "transport", not both`);
+  }
+  return expanded;
+}

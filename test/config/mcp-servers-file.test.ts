@@ -1,0 +1,143 @@
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseServersFile } from "../../src/config/mcp-servers-file.js";
+import { loadServerConfig, loadServersFile } from "../../src/config/load.js";
+import { configFileCandidates } from "../../src/config/locations.js";
+
+describe("parseServersFile", () => {
+  it("reads the desktop-host shape, telling stdio from URL servers", () => {
+    const file = parseServersFile(
+      JSON.stringify({
+        globalShortcut: "ignored: not ours",
+        mcpServers: {
+          memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"], env: { DEBUG: "1" } },
+          remote: { url: "https://api.example.com/mcp", headers: { Authorization: "Bearer ${env:TOKEN}" } },
+          legacy: { url: "https://old.example.com/sse" },
+          socket: { url: "wss://ws.example.com/mcp" },
+          off: { command: "x", disabled: true },
+          approved: { command: "y", autoApprove: ["read"], description: "host bookkeeping" },
+        },
+      }),
+      "claude_desktop_config.json",
+      { TOKEN: "t0k" },
+    );
+    expect(file.servers).toEqual({
+      memory: { name: "memory", transport: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"], env: { DEBUG: "1" } },
+      remote: { name: "remote", transport: "http", url: "https://api.example.com/mcp", headers: { Authorization: "Bearer t0k" } },
+      legacy: { name: "legacy", transport: "sse", url: "https://old.example.com/sse" },
+      socket: { name: "socket", transport: "websocket", url: "wss://ws.example.com/mcp" },
+      approved: { name: "approved", transport: "stdio", command: "y" },
+    });
+    expect(file.disabled).toEqual(["off"]);
+  });
+
+  it("reads the editor variant with its type field", () => {
+    const file = parseServersFile(
+      JSON.stringify({
+        inputs: [],
+        servers: {
+          local: { type: "stdio", command: "node", args: ["server.js"] },
+          web: { type: "http", url: "http://127.0.0.1:3001/mcp" },
+          old: { type: "sse", url: "http://127.0.0.1:3001/events" },
+        },
+      }),
+      ".vscode/mcp.json",
+      {},
+    );
+    expect(Object.values(file.servers).map((s) => s.transport)).toEqual(["stdio", "http", "sse"]);
+  });
+
+  it.each([
+    ["not json", "{", "not valid JSON"],
+    ["an unknown shape", JSON.stringify({ tools: {} }), 'no "mcpServers" or "servers" object'],
+    ["servers as a list", JSON.stringify({ mcpServers: [] }), '"mcpServers" must be an object of servers by name'],
+    ["a typo", JSON.stringify({ mcpServers: { a: { command: "x", arg: [] } } }), 'mcp.json: server "a": unknown key "arg" (did you mean "args"?)'],
+    ["a bad type", JSON.stringify({ servers: { a: { type: "grpc", url: "x" } } }), '"type" must be one of'],
+    ["a missing variable", JSON.stringify({ mcpServers: { a: { url: "http://x/mcp", headers: { A: "${NOPE}" } } } }), "NOPE is not set"],
+  ])("refuses %s with a clear message", (_, text, words) => {
+    expect(() => parseServersFile(text, "mcp.json", {})).toThrow(words);
+  });
+});
+
+describe("loadServerConfig: defaults < file < environment", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "mcpwire-config-"));
+    await writeFile(
+      join(dir, "mcp.json"),
+      JSON.stringify({ mcpServers: { handbook: { command: "uvx", args: ["handbook-mcp"], timeoutMs: 5_000 } } }),
+    );
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("takes the file's declaration when the environment says nothing", async () => {
+    const config = await loadServerConfig("handbook", { cwd: dir, home: dir, env: {} });
+    expect(config).toEqual({ name: "handbook", transport: "stdio", command: "uvx", args: ["handbook-mcp"], timeoutMs: 5_000 });
+  });
+
+  it("moves the same server to HTTP by environment alone, keeping the file's other settings", async () => {
+    const env = {
+      MCPWIRE_SERVER_HANDBOOK_URL: "http://handbook.support.svc.cluster.local/mcp",
+      MCPWIRE_SERVER_HANDBOOK_HEADERS: '{"Authorization":"Bearer x"}',
+      MCPWIRE_SERVER_HANDBOOK_MAX_IN_FLIGHT: "8",
+    };
+    const config = await loadServerConfig("handbook", { cwd: dir, home: dir, env });
+    expect(config).toEqual({
+      name: "handbook",
+      transport: "http",
+      url: "http://handbook.support.svc.cluster.local/mcp",
+      headers: { Authorization: "Bearer x" },
+      timeoutMs: 5_000,
+      maxInFlight: 8,
+    });
+  });
+
+  it("needs no file when the environment describes the server", async () => {
+    const env = { MCPWIRE_SERVER_SEARCH_API_COMMAND: "node 'my server.js' --fast" };
+    const empty = await mkdtemp(join(tmpdir(), "mcpwire-empty-"));
+    try {
+      const config = await loadServerConfig("search-api", { cwd: empty, home: empty, env });
+      expect(config).toEqual({ name: "search-api", transport: "stdio", command: "node", args: ["my server.js", "--fast"] });
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses bad environment values naming the variable", async () => {
+    await expect(loadServerConfig("handbook", { cwd: dir, home: dir, env: { MCPWIRE_SERVER_HANDBOOK_TIMEOUT_MS: "soon" } })).rejects.toThrow(
+      "environment variable MCPWIRE_SERVER_HANDBOOK_TIMEOUT_MS must be a whole number",
+    );
+    await expect(
+      loadServerConfig("handbook", { cwd: dir, home: dir, env: { MCPWIRE_SERVER_HANDBOOK_URL: "http://x/mcp", MCPWIRE_SERVER_HANDBOOK_COMMAND: "node" } }),
+    ).rejects.toThrow("both set");
+  });
+
+  it("says which servers exist when the name is unknown", async () => {
+    await expect(loadServerConfig("handbok", { cwd: dir, home: dir, env: {} })).rejects.toThrow(/no server named "handbok"; it declares "handbook"/);
+  });
+
+  it("searches the usual locations in order, MCPWIRE_CONFIG first", async () => {
+    await mkdir(join(dir, ".vscode"));
+    await writeFile(join(dir, ".vscode", "mcp.json"), JSON.stringify({ servers: { other: { type: "http", url: "http://127.0.0.1:1/mcp" } } }));
+    const explicit = join(dir, "explicit.json");
+    await writeFile(explicit, JSON.stringify({ mcpServers: { x: { command: "node" } } }));
+    expect(configFileCandidates({ cwd: dir, home: "/h", env: {}, platform: "linux" })).toEqual([
+      join(dir, "mcp.json"),
+      join(dir, ".mcp.json"),
+      join(dir, ".vscode", "mcp.json"),
+      join(dir, ".cursor", "mcp.json"),
+      "/h/.cursor/mcp.json",
+      "/h/.config/Claude/claude_desktop_config.json",
+    ]);
+    expect((await loadServersFile({ cwd: dir, home: dir, env: {} }))!.source).toBe(join(dir, "mcp.json"));
+    expect((await loadServersFile({ cwd: dir, home: dir, env: { MCPWIRE_CONFIG: explicit } }))!.source).toBe(explicit);
+  });
+
+  it("fails clearly on a named file that cannot be read", async () => {
+    await expect(loadServersFile({ configFile: join(dir, "missing.json") })).rejects.toThrow("cannot read the config file (ENOENT)");
+  });
+});
