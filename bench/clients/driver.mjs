@@ -1,0 +1,97 @@
+// Runs the benchmark scenario for one client in this process and prints one JSON line of figures.
+//   node bench/clients/driver.mjs <client> <transport> <server-url-or-"stdio">
+// <client> names a module in this folder (floor, sdk, mcpwire) exporting `load()`, which imports
+// the client's package (timed as "import") and returns `{ connect(target) }`.
+import { performance } from "node:perf_hooks";
+
+const [clientName, transport, target] = process.argv.slice(2);
+const SERVER = new URL("../servers/minimal-server.mjs", import.meta.url).pathname;
+const PAYLOAD = "p".repeat(64);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
+const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 10000);
+const IN_FLIGHT = 64;
+const LARGE_MIB = (process.env.BENCH_LARGE_MIB ?? "1,4,16").split(",").map(Number);
+
+let warnings = 0;
+process.on("warning", () => warnings++);
+
+function cpuMicros(since) {
+  const usage = process.cpuUsage(since);
+  return usage.user + usage.system;
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+const figures = { client: clientName, transport };
+const module = await import(`./${clientName}.mjs`);
+
+let start = performance.now();
+const client = await module.load();
+figures.importMs = performance.now() - start;
+
+const serverTarget = transport === "stdio" ? { command: process.execPath, args: [SERVER, "stdio"] } : { url: target };
+
+start = performance.now();
+const session = await client.connect(serverTarget);
+await session.listTools();
+figures.coldConnectMs = performance.now() - start;
+
+for (let i = 0; i < WARMUP; i++) await session.call("echo", { text: PAYLOAD });
+
+const latencies = new Float64Array(SEQUENTIAL);
+let cpu = process.cpuUsage();
+start = performance.now();
+for (let i = 0; i < SEQUENTIAL; i++) {
+  const t = performance.now();
+  await session.call("echo", { text: PAYLOAD });
+  latencies[i] = performance.now() - t;
+}
+let elapsed = performance.now() - start;
+figures.seqCallsPerSec = (SEQUENTIAL / elapsed) * 1000;
+figures.seqCpuMicrosPerCall = cpuMicros(cpu) / SEQUENTIAL;
+const sorted = Array.from(latencies).sort((a, b) => a - b);
+figures.seqP50Ms = percentile(sorted, 50);
+figures.seqP99Ms = percentile(sorted, 99);
+
+let next = 0;
+async function worker() {
+  while (next < CONCURRENT) {
+    next++;
+    await session.call("echo", { text: PAYLOAD });
+  }
+}
+cpu = process.cpuUsage();
+start = performance.now();
+await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+elapsed = performance.now() - start;
+figures.concCallsPerSec = (CONCURRENT / elapsed) * 1000;
+figures.concCpuMicrosPerCall = cpuMicros(cpu) / CONCURRENT;
+
+figures.idleRssMiB = process.memoryUsage().rss / 2 ** 20;
+for (const mib of LARGE_MIB) {
+  const bytes = mib * 2 ** 20;
+  for (const [direction, call] of [
+    ["down", () => session.call("blob", { bytes })],
+    ["up", () => session.call("sink", { text: "u".repeat(bytes) })],
+  ]) {
+    const key = `large${direction === "down" ? "Down" : "Up"}${mib}MiBMs`;
+    try {
+      start = performance.now();
+      await call();
+      figures[key] = performance.now() - start;
+    } catch (error) {
+      figures[key] = null;
+      figures[`${key}Error`] = String(error?.message ?? error).slice(0, 120);
+    }
+  }
+  figures[`peakRssAfter${mib}MiBMiB`] = process.resourceUsage().maxRSS / 1024;
+}
+
+await session.close();
+figures.peakRssMiB = process.resourceUsage().maxRSS / 1024;
+figures.warningEvents = warnings;
+process.stdout.write(`${JSON.stringify(figures)}\n`);
+process.exit(0);

@@ -1,0 +1,141 @@
+// `npm run bench`: the same minimal server for every client, each client in its own process,
+// alternating, several rounds; medians with min-max, the ratios mcpwire/SDK and mcpwire/floor,
+// a table on stdout and a JSON file in bench/results/.
+//
+// Environment: BENCH_ROUNDS (3), BENCH_CLIENTS (floor,sdk,mcpwire), BENCH_TRANSPORTS
+// (stdio,http-json,http-sse), and the driver's BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT,
+// BENCH_LARGE_MIB.
+import { spawn } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CLIENTS = (process.env.BENCH_CLIENTS ?? "floor,sdk,mcpwire").split(",");
+const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? "stdio,http-json,http-sse").split(",");
+const RUN_DEADLINE_MS = 300_000; // one client's whole scenario; a hang fails the run instead of the machine
+
+/** Starts the HTTP server on a free 127.0.0.1 port and resolves with its URL and a stop function. */
+function startHttpServer(mode) {
+  return new Promise((resolve, reject) => {
+    const server = spawn(process.execPath, [`${here}servers/minimal-server.mjs`, mode, "0"], { stdio: ["ignore", "pipe", "inherit"] });
+    server.once("error", reject);
+    server.stdout.setEncoding("utf8");
+    server.stdout.once("data", (line) => {
+      const port = /listening (\d+)/.exec(line)?.[1];
+      if (!port) return reject(new Error(`the bench server said ${JSON.stringify(line)}`));
+      resolve({
+        url: `http://127.0.0.1:${port}/mcp`,
+        stop: () =>
+          new Promise((done) => {
+            server.once("exit", done);
+            server.kill("SIGTERM");
+          }),
+      });
+    });
+  });
+}
+
+function runClient(client, transport, target) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`${here}clients/driver.mjs`, client, transport, target], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_NO_WARNINGS: undefined },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_DEADLINE_MS);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`${client} on ${transport} exited with ${code}: ${stderr.slice(-2000)}`));
+      const figures = JSON.parse(stdout.trim().split("\n").at(-1));
+      figures.warningLines = stderr.split("\n").filter((line) => /warning/i.test(line)).length;
+      resolve(figures);
+    });
+  });
+}
+
+function summarize(values) {
+  if (values.every((v) => v === undefined)) return undefined; // not measured in this run
+  const numbers = values.filter((v) => typeof v === "number").sort((a, b) => a - b);
+  if (numbers.length === 0) return null;
+  const middle = Math.floor(numbers.length / 2);
+  const median = numbers.length % 2 ? numbers[middle] : (numbers[middle - 1] + numbers[middle]) / 2;
+  return { median, min: numbers[0], max: numbers.at(-1), failed: values.length - numbers.length };
+}
+
+const FIGURES = [
+  ["importMs", "import (ms)"],
+  ["coldConnectMs", "cold connect + first list (ms)"],
+  ["seqCallsPerSec", "sequential calls/s"],
+  ["seqP50Ms", "sequential p50 (ms)"],
+  ["seqP99Ms", "sequential p99 (ms)"],
+  ["seqCpuMicrosPerCall", "CPU per call, sequential (µs)"],
+  ["concCallsPerSec", "64 in flight calls/s"],
+  ["concCpuMicrosPerCall", "CPU per call, 64 in flight (µs)"],
+  ["largeDown1MiBMs", "1 MiB reply (ms)"],
+  ["largeDown4MiBMs", "4 MiB reply (ms)"],
+  ["largeDown16MiBMs", "16 MiB reply (ms)"],
+  ["largeUp1MiBMs", "1 MiB request (ms)"],
+  ["largeUp4MiBMs", "4 MiB request (ms)"],
+  ["largeUp16MiBMs", "16 MiB request (ms)"],
+  ["idleRssMiB", "RSS before large messages (MiB)"],
+  ["peakRssMiB", "peak RSS (MiB)"],
+  ["warningLines", "warning lines printed"],
+];
+
+function format(stat) {
+  if (stat === undefined) return "n/a";
+  if (!stat) return "fail";
+  const digits = stat.median >= 100 ? 0 : stat.median >= 10 ? 1 : 2;
+  const range = stat.min === stat.max ? "" : ` (${stat.min.toFixed(digits)}-${stat.max.toFixed(digits)})`;
+  return `${stat.median.toFixed(digits)}${range}${stat.failed ? ` [${stat.failed} failed]` : ""}`;
+}
+
+function ratio(a, b) {
+  if (!a || !b || b.median === 0) return a && b && a.median === 0 && b.median === 0 ? "1.00" : "-";
+  return (a.median / b.median).toFixed(2);
+}
+
+const results = {};
+for (const transport of TRANSPORTS) {
+  results[transport] = Object.fromEntries(CLIENTS.map((client) => [client, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate the order each round so no client always runs first (cold caches) or last.
+    const order = CLIENTS.map((_, i) => CLIENTS[(i + round) % CLIENTS.length]);
+    for (const client of order) {
+      const server = transport === "stdio" ? undefined : await startHttpServer(transport);
+      try {
+        process.stderr.write(`round ${round + 1}/${ROUNDS} ${transport} ${client}\n`);
+        results[transport][client].push(await runClient(client, transport, server?.url ?? "stdio"));
+      } finally {
+        await server?.stop();
+      }
+    }
+  }
+}
+
+const summary = {};
+const lines = [];
+for (const transport of TRANSPORTS) {
+  summary[transport] = {};
+  lines.push(`\n### ${transport}\n`);
+  lines.push(`| figure | ${CLIENTS.join(" | ")} | mcpwire/sdk | mcpwire/floor |`);
+  lines.push(`| --- | ${CLIENTS.map(() => "---").join(" | ")} | --- | --- |`);
+  for (const [key, title] of FIGURES) {
+    const stats = Object.fromEntries(CLIENTS.map((client) => [client, summarize(results[transport][client].map((f) => f[key]))]));
+    summary[transport][key] = stats;
+    lines.push(`| ${title} | ${CLIENTS.map((c) => format(stats[c])).join(" | ")} | ${ratio(stats.mcpwire, stats.sdk)} | ${ratio(stats.mcpwire, stats.floor)} |`);
+  }
+}
+
+const machine = `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}`;
+const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${ROUNDS} rounds, medians (min-max).`;
+process.stdout.write(`${header}\n${lines.join("\n")}\n`);
+await mkdir(`${here}results`, { recursive: true });
+const file = `${here}results/bench-${new Date().toISOString().replaceAll(":", "-")}.json`;
+await writeFile(file, JSON.stringify({ header, machine, rounds: ROUNDS, summary, raw: results }, null, 2));
+process.stdout.write(`\nJSON: ${file}\n`);
