@@ -1,5 +1,6 @@
 // Lint: the recommended JavaScript and TypeScript rules, type-aware, over sources, tests and examples.
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -12,6 +13,11 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
       "no-console": "error",
     },
+  },
+  {
+    // Plain JavaScript (benchmarks, fixtures) runs on Node.
+    files: ["**/*.js", "**/*.mjs", "**/*.cjs"],
+    languageOptions: { globals: globals.node },
   },
   {
     // Examples, benchmarks, fixtures and the CLI talk to a terminal on purpose.
