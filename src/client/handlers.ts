@@ -71,34 +71,41 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Installs the handlers on a session; a handler left unset keeps its method answered with -32601. */
-export function installHandlers(session: TransportSession, handlers: ClientHandlers): void {
+/**
+ * The function that answers server-to-client requests of `method` with the user's handler, its
+ * parameters and result checked; undefined when no handler answers that method. The legacy era
+ * routes server requests to it; the modern era calls it for each `inputRequests` entry.
+ */
+export function handlerFor(
+  handlers: ClientHandlers,
+  method: string,
+): ((context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>>) | undefined {
   const { sampling, elicitation, roots } = handlers;
-  if (sampling) {
-    session.setRequestHandler(
-      Method.samplingCreateMessage,
-      checked(CreateMessageParamsSchema, CreateMessageResultSchema, "sampling", (params, signal) =>
-        sampling({ params, signal }),
-      ),
-    );
+  if (method === Method.samplingCreateMessage && sampling) {
+    return checked(CreateMessageParamsSchema, CreateMessageResultSchema, "sampling", (params, signal) => sampling({ params, signal }));
   }
-  if (elicitation) {
-    session.setRequestHandler(
-      Method.elicitationCreate,
-      checked(ElicitParamsSchema, ElicitResultSchema, "elicitation", async (params, signal) => {
-        const result = await elicitation({ params, signal });
-        return params.mode === "url" ? result : applyElicitationDefaults(params, result);
-      }),
-    );
+  if (method === Method.elicitationCreate && elicitation) {
+    return checked(ElicitParamsSchema, ElicitResultSchema, "elicitation", async (params, signal) => {
+      const result = await elicitation({ params, signal });
+      return params.mode === "url" ? result : applyElicitationDefaults(params, result);
+    });
   }
-  if (roots) {
+  if (method === Method.rootsList && roots) {
     const list = typeof roots === "function" ? roots : () => roots;
-    session.setRequestHandler(Method.rootsList, async ({ signal }) => {
-      const answer = await list({ signal });
-      const parsed = RootSchema.array().safeParse(answer);
+    return async ({ signal }) => {
+      const parsed = RootSchema.array().safeParse(await list({ signal }));
       if (!parsed.success) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned an invalid list");
       return { roots: parsed.data };
-    });
+    };
+  }
+  return undefined;
+}
+
+/** Installs the handlers on a session; a handler left unset keeps its method answered with -32601. */
+export function installHandlers(session: TransportSession, handlers: ClientHandlers): void {
+  for (const method of [Method.samplingCreateMessage, Method.elicitationCreate, Method.rootsList]) {
+    const handler = handlerFor(handlers, method);
+    if (handler) session.setRequestHandler(method, handler);
   }
 }
 
@@ -107,7 +114,7 @@ function checked<P extends z.ZodType, R extends z.ZodType>(
   resultSchema: R,
   name: string,
   handle: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
-): (context: ServerRequestContext) => Promise<Record<string, unknown>> {
+): (context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>> {
   return async ({ params, signal }) => {
     const input = paramsSchema.safeParse(params);
     if (!input.success) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);

@@ -21,7 +21,7 @@ import {
 import { Method, Notification } from "../protocol/methods.js";
 import { abortReason } from "../transport/common/abort.js";
 import { MAX_TIMER_MS, checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport } from "../transport/transport.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext } from "../transport/transport.js";
 import { InFlightSlots, type SlotWaiter } from "./slots.js";
 
 export type SessionOptions = Partial<Limits>;
@@ -49,6 +49,13 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number;
   /** How the request is named in error messages, e.g. `callTool "search"`. @default the method */
   label?: string;
+  /** Headers for this request only, on transports that have headers. */
+  headers?: Record<string, string>;
+  /**
+   * A request that stays open by design (`subscriptions/listen`): no end-to-end deadline and no
+   * read-stall ceiling; it ends when its signal aborts, the server ends it, or the connection ends.
+   */
+  longLived?: boolean;
 }
 
 /** What a handler of a server-to-client request receives. One object, so fields can be added. */
@@ -78,6 +85,7 @@ interface PendingRequest extends SlotWaiter {
   deadlineAt: number;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  context: SendContext | undefined;
   onProgress: ((progress: Progress) => void) | undefined;
   resetOnProgress: boolean;
   dispatched: boolean;
@@ -206,13 +214,14 @@ export class TransportSession {
         deadlineAt: now + maxTotal,
         signal,
         onAbort: undefined,
+        context: options.headers || options.longLived ? { headers: options.headers, longLived: options.longLived } : undefined,
         onProgress: options.onProgress,
         resetOnProgress: options.resetTimeoutOnProgress ?? true,
         dispatched: false,
         settled: false,
         grant: () => this.dispatch(request),
       };
-      request.timer = setTimeout(() => this.onDeadline(request), Math.min(timeoutMs, maxTotal));
+      if (!options.longLived) request.timer = setTimeout(() => this.onDeadline(request), Math.min(timeoutMs, maxTotal));
       if (signal) {
         request.onAbort = () => this.abandon(request, abortReason(signal));
         signal.addEventListener("abort", request.onAbort, { once: true });
@@ -302,7 +311,7 @@ export class TransportSession {
     }
     request.dispatched = true;
     this.pending.set(request.id, request);
-    connection.send(request.message).catch((error: unknown) => {
+    connection.send(request.message, request.context).catch((error: unknown) => {
       this.settle(request, this.failureOf(request, error));
     });
   }
@@ -354,7 +363,7 @@ export class TransportSession {
     if (typeof token !== "number" || typeof params.progress !== "number") return;
     const request = this.pending.get(token);
     if (!request || request.settled) return;
-    if (request.resetOnProgress) {
+    if (request.resetOnProgress && request.timer !== undefined) {
       clearTimeout(request.timer);
       const left = request.deadlineAt - Date.now();
       request.timer = setTimeout(() => this.onDeadline(request), Math.max(0, Math.min(request.timeoutMs, left)));
@@ -436,9 +445,10 @@ export class TransportSession {
     const wasDispatched = request.dispatched;
     this.settle(request, error);
     if (!wasDispatched) return;
-    this.connection?.abandon(request.id);
-    // The spec forbids cancelling initialize; any other request is cancelled once.
-    if (request.method !== Method.initialize && this.state === "open" && this.connection) {
+    const told = this.connection?.abandon(request.id) === true;
+    // The spec forbids cancelling initialize; any other request is cancelled once, unless
+    // abandoning it already told the server (a closed HTTP stream, in the modern era).
+    if (!told && request.method !== Method.initialize && this.state === "open" && this.connection) {
       const reason = error instanceof McpTransportError ? "timeout" : "aborted by the client";
       this.connection
         .send({ jsonrpc: "2.0", method: Notification.cancelled, params: { requestId: request.id, reason } })

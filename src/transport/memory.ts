@@ -13,7 +13,7 @@ import { toMessage, type JsonRpcMessage, type RequestId } from "../protocol/json
 import { ReadStallWatch } from "./common/read-stall.js";
 import { abortReason } from "./common/abort.js";
 import { messageTooLarge } from "./limits.js";
-import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "./transport.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
 
 /** The server's end of a pair, in the official SDK's Transport shape. */
 export interface MemoryServerEnd {
@@ -79,13 +79,13 @@ class MemoryLink {
     for (const message of queued) this.receive(message);
   }
 
-  sendFromClient(message: JsonRpcMessage): Promise<void> {
+  sendFromClient(message: JsonRpcMessage, context?: SendContext): Promise<void> {
     if (this.closed) {
       return Promise.reject(new McpTransportError("DISCONNECTED", "the in-memory connection is closed"));
     }
     const text = JSON.stringify(message);
     if (byteLengthOver(text, this.limitBytes)) return Promise.reject(messageTooLarge(this.limitBytes, "sent", KIND));
-    this.stall?.sent(message);
+    this.stall?.sent(message, context?.longLived);
     queueMicrotask(() => {
       if (!this.closed) this.serverEnd.onmessage?.(JSON.parse(text) as JsonRpcMessage);
     });
@@ -176,7 +176,7 @@ export class MemoryTransport implements McpTransport {
     }
     link.attachClient(events, options);
     return {
-      send: (message) => link.sendFromClient(message),
+      send: (message, context) => link.sendFromClient(message, context),
       abandon: (id) => link.forget(id),
       close: () => {
         link.end(true);

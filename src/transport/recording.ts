@@ -21,7 +21,7 @@ import { LATEST_LEGACY_REVISION, isLegacyRevision } from "../protocol/revisions.
 import { abortReason } from "./common/abort.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { messageTooLarge } from "./limits.js";
-import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "./transport.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
 
 const ERROR_MARK = Symbol("mcpwire.scriptedError");
 
@@ -61,6 +61,8 @@ export class RecordingTransport implements McpTransport {
   readonly description = "recording: scripted server";
   /** Every message the client sent, in order, as copies. */
   readonly sent: JsonRpcMessage[] = [];
+  /** The per-message headers the client asked for (the modern era's `Mcp-*` headers), by message. */
+  readonly headers = new WeakMap<JsonRpcMessage, Record<string, string>>();
   private events: ConnectionEvents | undefined;
   private stall: ReadStallWatch | undefined;
   private limitBytes = Number.MAX_SAFE_INTEGER;
@@ -119,19 +121,20 @@ export class RecordingTransport implements McpTransport {
       events.requestFailed(id, error),
     );
     return {
-      send: async (message) => this.receive(message),
+      send: async (message, context) => this.receive(message, context),
       abandon: (id) => this.stall?.forget(id),
       close: async () => this.end(undefined),
     };
   }
 
-  private receive(message: JsonRpcMessage): void {
+  private receive(message: JsonRpcMessage, context?: SendContext): void {
     if (!this.open_) throw new McpTransportError("DISCONNECTED", "the scripted connection is closed");
     const text = JSON.stringify(message);
     if (Buffer.byteLength(text) > this.limitBytes) throw messageTooLarge(this.limitBytes, "sent", this.kind);
     const copy = JSON.parse(text) as JsonRpcMessage;
     this.sent.push(copy);
-    this.stall?.sent(copy);
+    if (context?.headers) this.headers.set(copy, { ...context.headers });
+    this.stall?.sent(copy, context?.longLived);
     if ("method" in copy) {
       if ("id" in copy) void this.answer(copy as JsonRpcRequest);
       return;

@@ -19,6 +19,8 @@
  *   closed connection. It never waits forever.
  * - `abandon(id)` tells the connection that the session stopped waiting for request `id`
  *   (timeout, abort): HTTP aborts that request's stream, others stop counting it as outstanding.
+ * - `send`'s optional `context` carries per-message headers and marks long-lived requests;
+ *   a transport without headers ignores them.
  * - `close()` is idempotent, may be called at any time (even during `send`), and resolves only
  *   when everything the connection started is released (child exited, sockets closed).
  */
@@ -49,9 +51,28 @@ export interface OpenOptions {
   signal?: AbortSignal;
 }
 
+/** What the layers above tell a transport about one outgoing message, beyond the message itself. */
+export interface SendContext {
+  /**
+   * Headers for this message only (HTTP and the WebSocket upgrade have headers; other wires
+   * ignore them). The modern era mirrors body fields into `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`.
+   */
+  headers?: Record<string, string>;
+  /**
+   * A request that stays open by design (`subscriptions/listen`): it is not counted by the
+   * read-stall ceiling, which is for requests that wait for an answer.
+   */
+  longLived?: boolean;
+}
+
 export interface McpConnection {
-  send(message: JsonRpcMessage): Promise<void>;
-  abandon(id: RequestId): void;
+  send(message: JsonRpcMessage, context?: SendContext): Promise<void>;
+  /**
+   * The session stopped waiting for request `id`. Returns true when abandoning it already told
+   * the server (modern Streamable HTTP: closing a request's stream is its cancellation), so that
+   * no `notifications/cancelled` is sent.
+   */
+  abandon(id: RequestId): boolean | void;
   close(): Promise<void>;
   /**
    * Headers and metadata the protocol layer told the transport to send (HTTP only: the

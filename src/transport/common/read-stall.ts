@@ -21,9 +21,9 @@ export class ReadStallWatch {
     private readonly onStall: (id: RequestId, error: McpTransportError) => void,
   ) {}
 
-  /** Call with every message handed to the wire. */
-  sent(message: JsonRpcMessage): void {
-    if (!("id" in message) || !("method" in message)) return;
+  /** Call with every message handed to the wire; a long-lived request is not waited for. */
+  sent(message: JsonRpcMessage, longLived = false): void {
+    if (longLived || !("id" in message) || !("method" in message)) return;
     if (this.outstanding.size === 0) this.lastActivity = Date.now();
     this.outstanding.add(message.id);
     this.timer ??= this.arm(this.readTimeoutMs);
