@@ -55,6 +55,11 @@ export interface McpTransportErrorDetails {
    * `Mcp-Session-Id`). The client re-initializes once and retries the request once.
    */
   sessionExpired?: boolean;
+  /**
+   * HTTP, revision 2026-07-28: the request's response stream broke before its answer. Streams are
+   * not resumable in that revision, so the client re-issues the request once with a new id.
+   */
+  streamBroken?: boolean;
   /** The server's own error text, verbatim. Never copied into `message`. */
   serverMessage?: string;
   /** The `data` member of the server's JSON-RPC error, verbatim. */
@@ -79,6 +84,7 @@ export class McpTransportError extends Error {
   declare readonly limitBytes?: number;
   declare readonly method?: string;
   declare readonly sessionExpired?: boolean;
+  declare readonly streamBroken?: boolean;
   declare readonly serverMessage?: string;
   declare readonly serverData?: unknown;
 
@@ -118,6 +124,7 @@ export class McpTransportError extends Error {
       limitBytes: this.limitBytes,
       method: this.method,
       sessionExpired: this.sessionExpired,
+      streamBroken: this.streamBroken,
       serverMessage: this.serverMessage,
       serverData: this.serverData,
     };

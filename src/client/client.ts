@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import type { z } from "zod";
 import { McpTransportError } from "../errors.js";
 import { Method, Notification } from "../protocol/methods.js";
-import type { LegacyRevision } from "../protocol/revisions.js";
+import type { DiscoverResult } from "../protocol/modern.js";
 import {
   CallToolResultSchema,
   CompleteResultSchema,
@@ -23,7 +23,6 @@ import {
   type CompleteResult,
   type GetPromptResult,
   type Implementation,
-  type InitializeResult,
   type ListPromptsResult,
   type ListResourceTemplatesResult,
   type ListResourcesResult,
@@ -40,8 +39,10 @@ import {
 import { abortReason, delay, raceAbort } from "../transport/common/abort.js";
 import type { ConnectionEnding, McpTransport } from "../transport/transport.js";
 import { TransportSession, type RequestOptions, type SessionOptions } from "../session/session.js";
+import type { EraName, ProtocolEra } from "./era.js";
+import { DEFAULT_PROBE_TIMEOUT_MS, negotiateEra, type ProtocolChoice } from "./era-negotiation.js";
 import { capabilitiesFor, installHandlers, type ClientCapabilities, type ClientHandlers } from "./handlers.js";
-import { initializeLegacy } from "./legacy-handshake.js";
+import { ModernEra } from "./modern-era.js";
 import { reconnectDelay, resolveReconnect, type ReconnectOptions, type ReconnectPolicy } from "./reconnect.js";
 import { parseResult } from "./validate.js";
 
@@ -54,8 +55,25 @@ export interface ClientOptions extends SessionOptions {
   handlers?: ClientHandlers;
   /** Capabilities declared on top of those the handlers imply (e.g. `experimental`). */
   capabilities?: ClientCapabilities;
-  /** The revision to offer in `initialize`. @default the newest mcpwire speaks */
-  protocolVersion?: LegacyRevision;
+  /**
+   * Which protocol to speak: `"auto"` finds out which era the server speaks (legacy, with the
+   * `initialize` handshake, or modern, revision 2026-07-28), `"legacy"` or `"modern"` skips the
+   * probe, and a revision such as `"2025-06-18"` pins it. @default "auto"
+   */
+  protocolVersion?: ProtocolChoice;
+  /**
+   * The era this server was found to speak before (e.g. `client.era` saved from a previous run):
+   * skips the probe; if it proves wrong, the client probes again. @default what this process
+   * found for the same server, if anything
+   */
+  era?: EraName;
+  /**
+   * stdio and other single-stream wires: how long the era probe (`server/discover`) waits before
+   * `initialize` is tried beside it, in ms. @default 3_000
+   */
+  probeTimeoutMs?: number;
+  /** Modern era: the most rounds of server questions one request may take. @default 8 */
+  maxInputRounds?: number;
   /** The most pages a list method follows before it fails with PROTOCOL. @default 100 */
   maxPages?: number;
   /** Aborts connecting (opening and handshake); the whole is also bounded by `timeoutMs`. */
@@ -87,9 +105,7 @@ interface ListenerRegistration {
 
 export class McpClient {
   private current: TransportSession;
-  private handshakeResult: InitializeResult | undefined;
-  private revision: LegacyRevision | undefined;
-  private renewal: Promise<void> | undefined;
+  private protocol: ProtocolEra | undefined;
   private reconnection: Promise<void> | undefined;
   private readonly maxPages: number;
   private readonly reconnectPolicy: ReconnectPolicy | undefined;
@@ -126,21 +142,21 @@ export class McpClient {
   }
 
   /**
-   * Opens the session and runs the handshake, both within `timeoutMs` and `signal`.
-   * On any failure the connection is closed before the error is thrown.
+   * Opens the connection and settles the protocol (the era probe, then the handshake or
+   * discovery), all within `timeoutMs` and `signal`. On any failure everything opened is closed
+   * before the error is thrown.
    */
   async connect(): Promise<void> {
-    const session = this.current;
-    const timeoutMs = session.limits.timeoutMs;
+    const first = this.current;
+    const timeoutMs = first.limits.timeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline]) : deadline;
     try {
-      await session.open({ signal });
-      await this.handshake(session, signal);
+      await this.negotiate(signal, this.options.era, first);
     } catch (error) {
-      await session.close();
+      await first.close();
       if (deadline.aborted && !this.options.signal?.aborted) {
-        throw new McpTransportError("TIMEOUT", `connecting timed out after ${timeoutMs} ms (${session.description})`, {
+        throw new McpTransportError("TIMEOUT", `connecting timed out after ${timeoutMs} ms (${first.description})`, {
           timeoutMs,
           cause: error,
         });
@@ -150,15 +166,61 @@ export class McpClient {
     }
   }
 
+  /** Settles the era on a session (the given one first, new ones if the probe needs them). */
+  private async negotiate(signal: AbortSignal, hint: EraName | undefined, first?: TransportSession): Promise<void> {
+    let unused = first;
+    const transport = this.current.transport;
+    const limits = this.current.limits;
+    const capabilities = capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities);
+    const clientInfo = this.options.clientInfo ?? { name: "mcpwire", version: packageJson.version };
+    const { session, era } = await negotiateEra({
+      server: transport.description,
+      http: transport.kind === "streamable-http",
+      choice: this.options.protocolVersion ?? "auto",
+      hint: hint ?? transport.era,
+      probeTimeoutMs: checkProbeTimeout(this.options.probeTimeoutMs),
+      timeoutMs: limits.timeoutMs,
+      signal,
+      openSession: async () => {
+        const session = unused ?? new TransportSession(transport, limits);
+        unused = undefined;
+        if (session !== first) this.attach(session);
+        await session.open({ signal });
+        return session;
+      },
+      legacy: { clientInfo, capabilities, timeoutMs: limits.timeoutMs },
+      modern: {
+        clientInfo,
+        capabilities,
+        handlers: this.options.handlers ?? {},
+        mirrorsHeaders: transport.kind === "streamable-http",
+        server: transport.description,
+        maxInputRounds: this.options.maxInputRounds,
+      },
+    });
+    this.protocol = era;
+    this.current = session;
+  }
+
   /** The kind of wire this client reached its server over ("stdio", "streamable-http", ...). */
   get transportKind(): string {
     return this.current.transport.kind;
   }
 
-  /** The protocol revision agreed with the server. */
-  get protocolVersion(): LegacyRevision {
-    this.ready();
-    return this.revision!;
+  /** The protocol revision in use with the server. */
+  get protocolVersion(): string {
+    return this.ready().protocolVersion;
+  }
+
+  /** `"legacy"` (revisions up to 2025-11-25, with a handshake) or `"modern"` (2026-07-28). */
+  get era(): EraName {
+    return this.ready().name;
+  }
+
+  /** The modern era's `server/discover` result (supported revisions, capabilities, identity). */
+  get discovery(): DiscoverResult | undefined {
+    const era = this.ready();
+    return era instanceof ModernEra ? era.discovered : undefined;
   }
 
   get serverInfo(): Implementation {
@@ -166,7 +228,7 @@ export class McpClient {
   }
 
   get serverCapabilities(): ServerCapabilities {
-    return this.ready().capabilities;
+    return this.ready().serverCapabilities;
   }
 
   get instructions(): string | undefined {
@@ -265,7 +327,16 @@ export class McpClient {
     return this.call(Method.completionComplete, params, CompleteResultSchema, "complete", callOptions);
   }
 
+  /**
+   * Asks the server for log messages of `level` and above. In the modern era there is no such
+   * request: the level then travels in the `_meta` of every later request instead.
+   */
   async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
+    const era = this.ready();
+    if (era instanceof ModernEra) {
+      era.setLogLevel(level);
+      return;
+    }
     await this.call(Method.loggingSetLevel, { level }, EmptyResultSchema, "setLoggingLevel", options);
   }
 
@@ -319,8 +390,9 @@ export class McpClient {
   }
 
   /** Tells the server that the roots changed (the `roots` handler will be asked again). */
-  notifyRootsListChanged(): Promise<void> {
-    return this.current.notify(Notification.rootsListChanged);
+  async notifyRootsListChanged(): Promise<void> {
+    this.ready().checkMethod(Notification.rootsListChanged, "notifyRootsListChanged");
+    await this.current.notify(Notification.rootsListChanged);
   }
 
   // --- Ending
@@ -337,9 +409,9 @@ export class McpClient {
     await this.close();
   }
 
-  private ready(): InitializeResult {
-    if (!this.handshakeResult) throw new Error("the client is not connected yet: await connect() first");
-    return this.handshakeResult;
+  private ready(): ProtocolEra {
+    if (!this.protocol) throw new Error("the client is not connected yet: await connect() first");
+    return this.protocol;
   }
 
   private async call<S extends z.ZodType>(
@@ -349,42 +421,23 @@ export class McpClient {
     label: string,
     options: CallOptions,
   ): Promise<z.output<S>> {
-    const requestOptions = { ...options, label };
+    const era = this.ready();
+    era.checkMethod(method, label);
     if (this.reconnection) await this.waitForReconnection(label, options);
     const session = this.current;
-    let raw: Record<string, unknown>;
-    try {
-      raw = await session.request(method, params, requestOptions);
-    } catch (error) {
-      if (!(error instanceof McpTransportError) || !error.sessionExpired) throw error;
-      // The server forgot the session (HTTP 404): initialize again, then retry this request once.
-      await this.renewSession(session, options.signal);
-      raw = await session.request(method, params, requestOptions);
-    }
+    const raw = await this.ready().request(session, method, params, { ...options, label });
     return parseResult(schema, raw, label, session.description);
-  }
-
-  /** Runs the handshake again on the same connection; concurrent callers share one handshake. */
-  private renewSession(session: TransportSession, signal: AbortSignal | undefined): Promise<void> {
-    this.renewal ??= this.handshake(session, signal).finally(() => (this.renewal = undefined));
-    return this.renewal;
-  }
-
-  private async handshake(session: TransportSession, signal: AbortSignal | undefined): Promise<void> {
-    const handshake = await initializeLegacy(session, {
-      clientInfo: this.options.clientInfo ?? { name: "mcpwire", version: packageJson.version },
-      capabilities: capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities),
-      protocolVersion: this.options.protocolVersion,
-      signal,
-      timeoutMs: session.limits.timeoutMs,
-    });
-    this.handshakeResult = handshake.result;
-    this.revision = handshake.protocolVersion;
   }
 
   /** Installs the handlers and the user's listeners on a session, and watches for its end. */
   private attach(session: TransportSession): void {
     installHandlers(session, this.options.handlers ?? {});
+    // A list that changed is no longer fresh in the modern era's result cache.
+    for (const notification of [Notification.toolsListChanged, Notification.promptsListChanged, Notification.resourcesListChanged]) {
+      session.onNotification(notification, () => {
+        if (this.protocol instanceof ModernEra) this.protocol.onListChanged(notification);
+      });
+    }
     for (const registration of this.registrations) {
       registration.stop = session.onNotification(registration.method, registration.listener);
     }
@@ -393,7 +446,7 @@ export class McpClient {
 
   private onSessionEnd(session: TransportSession, ending: ConnectionEnding): void {
     if (session !== this.current || this.reconnection) return;
-    const drop = ending.error !== undefined && this.handshakeResult !== undefined && !this.closing.signal.aborted;
+    const drop = ending.error !== undefined && this.protocol !== undefined && !this.closing.signal.aborted;
     if (!drop || !this.reconnectPolicy) {
       this.markEnded(ending);
       return;
@@ -412,18 +465,17 @@ export class McpClient {
       } catch {
         return; // closed by the user while waiting
       }
-      const session = new TransportSession(this.current.transport, this.options);
-      this.attach(session);
-      const deadline = AbortSignal.timeout(session.limits.timeoutMs);
+      const deadline = AbortSignal.timeout(this.current.limits.timeoutMs);
       const signal = AbortSignal.any([this.closing.signal, deadline]);
+      const dropped = this.current;
       try {
-        await session.open({ signal });
-        await this.handshake(session, signal);
-        if (!session.isOpen) throw new McpTransportError("DISCONNECTED", "the connection dropped during the handshake");
-        this.current = session;
+        // The era found before is the hint: no probe unless the server changed.
+        await this.negotiate(signal, this.protocol?.name);
+        if (!this.current.isOpen) throw new McpTransportError("DISCONNECTED", "the connection dropped during the handshake");
         return;
       } catch (error) {
-        await session.close();
+        if (this.current !== dropped) await this.current.close();
+        this.current = dropped;
         if (this.closing.signal.aborted) return;
         last = { error: error instanceof McpTransportError ? error : new McpTransportError("UNAVAILABLE", "reconnecting failed", { cause: error }) };
       }
@@ -478,6 +530,14 @@ function cursorParams(options: PageOptions): Record<string, unknown> | undefined
 
 function quote(text: string): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+}
+
+function checkProbeTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_PROBE_TIMEOUT_MS;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    throw new TypeError(`options: "probeTimeoutMs" must be a whole number of ms, at least 1, got ${String(value)}`);
+  }
+  return value;
 }
 
 function checkMaxPages(value: unknown): number {

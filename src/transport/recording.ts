@@ -4,8 +4,12 @@
  *
  * A request for a method nobody scripted fails with PROTOCOL, so a test cannot pass by accident
  * on a call it never arranged. A script function that throws an `McpTransportError` plays a wire
- * failure of that one request (a timeout, an expired HTTP session). Only `initialize` has a built-in answer (which the script may
- * replace): it agrees to the offered revision and declares the capabilities the script implies.
+ * failure of that one request (a timeout, an expired HTTP session).
+ *
+ * It plays a legacy server by default, or a modern one (revision 2026-07-28) with
+ * `era: "modern"`, and the client takes its word for the era. Only the opening has a built-in
+ * answer, which the script may replace: `initialize` (legacy) or `server/discover` (modern),
+ * declaring the capabilities the script implies.
  */
 import { McpTransportError } from "../errors.js";
 import {
@@ -17,7 +21,8 @@ import {
   type RequestId,
 } from "../protocol/jsonrpc.js";
 import { Method } from "../protocol/methods.js";
-import { LATEST_LEGACY_REVISION, isLegacyRevision } from "../protocol/revisions.js";
+import { MetaKey, ModernMethod } from "../protocol/modern.js";
+import { LATEST_LEGACY_REVISION, LATEST_MODERN_REVISION, isLegacyRevision } from "../protocol/revisions.js";
 import { abortReason } from "./common/abort.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { messageTooLarge } from "./limits.js";
@@ -46,6 +51,11 @@ export type ScriptAnswer =
 export type Script = Record<string, ScriptAnswer>;
 
 export interface RecordingOptions {
+  /**
+   * The era the scripted server plays: "legacy" answers `initialize` by itself, "modern"
+   * (revision 2026-07-28) answers `server/discover` by itself. @default "legacy"
+   */
+  era?: "legacy" | "modern";
   /** What the built-in `initialize` answer says of the server. */
   serverInfo?: { name: string; version: string };
   /** Replaces the capabilities the built-in `initialize` answer derives from the script. */
@@ -59,6 +69,7 @@ function isScriptedError(value: unknown): value is ScriptedError {
 export class RecordingTransport implements McpTransport {
   readonly kind = "recording";
   readonly description = "recording: scripted server";
+  readonly era: "legacy" | "modern";
   /** Every message the client sent, in order, as copies. */
   readonly sent: JsonRpcMessage[] = [];
   /** The per-message headers the client asked for (the modern era's `Mcp-*` headers), by message. */
@@ -73,7 +84,9 @@ export class RecordingTransport implements McpTransport {
   constructor(
     private readonly script: Script,
     private readonly options: RecordingOptions = {},
-  ) {}
+  ) {
+    this.era = options.era ?? "legacy";
+  }
 
   /** A scripted JSON-RPC error answer. */
   static error(code: number, message: string, data?: unknown): ScriptedError {
@@ -148,7 +161,7 @@ export class RecordingTransport implements McpTransport {
   }
 
   private async answer(request: JsonRpcRequest): Promise<void> {
-    const entry = this.script[request.method] ?? (request.method === Method.initialize ? this.initializeAnswer() : undefined);
+    const entry = this.script[request.method] ?? this.builtInAnswer(request.method);
     if (entry === undefined) {
       queueMicrotask(() =>
         this.events?.requestFailed(
@@ -180,6 +193,19 @@ export class RecordingTransport implements McpTransport {
         ? { jsonrpc: "2.0", id: request.id, error: answer.error }
         : { jsonrpc: "2.0", id: request.id, result: answer },
     );
+  }
+
+  private builtInAnswer(method: string): ScriptAnswer | undefined {
+    if (this.era === "legacy" && method === Method.initialize) return this.initializeAnswer();
+    if (this.era === "modern" && method === ModernMethod.discover) {
+      return {
+        resultType: "complete",
+        supportedVersions: [LATEST_MODERN_REVISION],
+        capabilities: this.options.capabilities ?? this.impliedCapabilities(),
+        _meta: { [MetaKey.serverInfo]: this.options.serverInfo ?? { name: "recording", version: "0.0.0" } },
+      };
+    }
+    return undefined;
   }
 
   private initializeAnswer(): ScriptAnswer {

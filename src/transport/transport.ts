@@ -89,6 +89,11 @@ export interface McpTransport {
   /** Says which server this reaches, for error messages: "stdio: uvx handbook-mcp". */
   readonly description: string;
   open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection>;
+  /**
+   * The protocol era of the server behind this transport, when the transport knows it (a scripted
+   * transport plays a server of one era). The client then skips its era probe.
+   */
+  readonly era?: "legacy" | "modern";
 }
 
 /** True for an object that implements the seam (as opposed to, say, an SDK server object). */

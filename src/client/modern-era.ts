@@ -1,0 +1,309 @@
+/**
+ * The modern era (revision 2026-07-28): no handshake; every request carries the revision, the
+ * client's capabilities and identity in `_meta` (and, over HTTP, the `Mcp-*` headers derived from
+ * its body); `server/discover` says who the server is; input the server needs comes back as an
+ * `input_required` result and is answered by retrying the request.
+ *
+ * Recoveries, each taken once per request: -32022 (unsupported revision) switches to a revision
+ * both sides speak; -32020 (header mismatch) lists the tools again, then rebuilds the headers;
+ * a broken HTTP response stream re-issues the request with a new id. -32021 (a capability the
+ * client lacks) fails with a message naming what the server requires.
+ */
+import { McpTransportError } from "../errors.js";
+import { Method, Notification } from "../protocol/methods.js";
+import {
+  DiscoverResultSchema,
+  HEADER_MISMATCH,
+  INPUT_REQUIRED_METHODS,
+  InputRequiredResultSchema,
+  MISSING_REQUIRED_CLIENT_CAPABILITY,
+  MetaKey,
+  MissingCapabilityDataSchema,
+  ModernMethod,
+  UNSUPPORTED_PROTOCOL_VERSION,
+  UnsupportedVersionDataSchema,
+  type DiscoverResult,
+} from "../protocol/modern.js";
+import { LATEST_MODERN_REVISION, MODERN_REVISIONS, isModernRevision } from "../protocol/revisions.js";
+import { ImplementationSchema, type Implementation, type LoggingLevel, type ServerCapabilities } from "../protocol/schemas.js";
+import type { RequestOptions, TransportSession } from "../session/session.js";
+import type { EraName, ProtocolEra } from "./era.js";
+import type { ClientCapabilities, ClientHandlers } from "./handlers.js";
+import { DEFAULT_MAX_INPUT_ROUNDS, answerInputRequests, retryParams } from "./input-rounds.js";
+import { headerParamsOf, modernHeaders, type HeaderParam } from "./modern-headers.js";
+import { ResultCache } from "./result-cache.js";
+import { parseResult } from "./validate.js";
+
+/** Methods of the legacy era that revision 2026-07-28 removed, and what replaces each. */
+const LEGACY_ONLY: ReadonlyMap<string, string> = new Map([
+  [Method.ping, "a modern server has no ping; any request shows it is reachable"],
+  [Method.initialize, "a modern server has no handshake"],
+  [Method.resourcesSubscribe, "use client.listen({ resourceSubscriptions: [uri] }) (subscriptions/listen)"],
+  [Method.resourcesUnsubscribe, "stop the listen stream, or listen again without that URI"],
+  [Notification.rootsListChanged, "a modern server asks for roots in each request that needs them"],
+]);
+
+/** Results that carry freshness hints (server/utilities/caching). */
+const CACHEABLE: ReadonlySet<string> = new Set([
+  ModernMethod.discover,
+  Method.toolsList,
+  Method.promptsList,
+  Method.resourcesList,
+  Method.resourcesTemplatesList,
+  Method.resourcesRead,
+]);
+
+const LIST_OF: Record<string, string> = {
+  [Notification.toolsListChanged]: Method.toolsList,
+  [Notification.promptsListChanged]: Method.promptsList,
+  [Notification.resourcesListChanged]: Method.resourcesList,
+};
+
+export interface ModernEraOptions {
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  handlers: ClientHandlers;
+  /** Whether the wire has headers to mirror the body into (Streamable HTTP). */
+  mirrorsHeaders: boolean;
+  /** Names the server for the shared cache of public results. */
+  server: string;
+  /** The most input rounds one request may take. @default 8 */
+  maxInputRounds?: number;
+  /** The revision to speak. @default the newest mcpwire speaks */
+  protocolVersion?: string;
+}
+
+export class ModernEra implements ProtocolEra {
+  readonly name: EraName = "modern";
+  private revision: string;
+  private discovery: DiscoverResult | undefined;
+  private latestServerInfo: Implementation | undefined;
+  private logLevel: LoggingLevel | undefined;
+  private readonly toolHeaders = new Map<string, HeaderParam[]>();
+  private readonly cache: ResultCache;
+  private readonly maxInputRounds: number;
+
+  constructor(private readonly options: ModernEraOptions) {
+    this.revision = options.protocolVersion ?? LATEST_MODERN_REVISION;
+    this.cache = new ResultCache(options.server);
+    this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+  }
+
+  /** Asks the server who it is and which revisions it speaks, and settles on one. */
+  async discover(session: TransportSession, options: RequestOptions): Promise<DiscoverResult> {
+    session.setProtocolVersion(this.revision);
+    const raw = await this.request(session, ModernMethod.discover, undefined, { ...options, label: options.label ?? "server/discover" });
+    const result = parseResult(DiscoverResultSchema, raw, "server/discover", session.description);
+    const shared = result.supportedVersions.find(isModernRevision);
+    if (!shared) {
+      throw new McpTransportError(
+        "PROTOCOL",
+        `the server supports none of the modern revisions mcpwire speaks (${MODERN_REVISIONS.join(", ")}) (${session.description})`,
+        { method: ModernMethod.discover, serverData: { supportedVersions: result.supportedVersions } },
+      );
+    }
+    if (!result.supportedVersions.includes(this.revision)) this.useRevision(session, shared);
+    this.discovery = result;
+    return result;
+  }
+
+  /** The `server/discover` result, once it was asked for. */
+  get discovered(): DiscoverResult | undefined {
+    return this.discovery;
+  }
+
+  get protocolVersion(): string {
+    return this.revision;
+  }
+
+  get serverInfo(): Implementation {
+    return this.latestServerInfo ?? this.discovery?._meta?.[MetaKey.serverInfo] ?? { name: "unknown", version: "unknown" };
+  }
+
+  get serverCapabilities(): ServerCapabilities {
+    return this.discovery?.capabilities ?? {};
+  }
+
+  get instructions(): string | undefined {
+    return this.discovery?.instructions;
+  }
+
+  /** Log messages are asked for per request in this era: every later request carries the level. */
+  setLogLevel(level: LoggingLevel): void {
+    this.logLevel = level;
+  }
+
+  /** A list-changed notification makes the cached list stale. */
+  onListChanged(notification: string): void {
+    const method = LIST_OF[notification];
+    if (method) this.cache.invalidate([method]);
+  }
+
+  checkMethod(method: string, label: string): void {
+    const instead = LEGACY_ONLY.get(method);
+    if (instead !== undefined) {
+      throw new McpTransportError(
+        "PROTOCOL",
+        `${label} is not available: ${method} does not exist in protocol revision ${this.revision}; ${instead}`,
+        { method },
+      );
+    }
+  }
+
+  async request(
+    session: TransportSession,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions,
+  ): Promise<Record<string, unknown>> {
+    const label = options.label ?? `request "${method}"`;
+    const cacheable = CACHEABLE.has(method);
+    if (cacheable) {
+      const cached = this.cache.get(method, params);
+      if (cached) return cached;
+    }
+    let current = params;
+    const retried = new Set<string>();
+    for (let round = 0; ; round++) {
+      let result: Record<string, unknown>;
+      try {
+        result = await session.request(method, this.withMeta(current), { ...options, headers: this.headersFor(method, current) });
+      } catch (error) {
+        if (!(error instanceof McpTransportError)) throw error;
+        const recovery = this.recoveryFor(error, retried);
+        if (!recovery) throw this.explain(error, label, session);
+        retried.add(recovery);
+        if (recovery === "version") this.useRevision(session, this.sharedRevision(error)!);
+        if (recovery === "headers") await this.relistTools(session, options);
+        round--;
+        continue;
+      }
+      this.noteServerInfo(result);
+      if (result.resultType !== "input_required") {
+        if (method === Method.toolsList) this.noteTools(result);
+        if (cacheable) this.cache.set(method, current, result);
+        return result;
+      }
+      if (!INPUT_REQUIRED_METHODS.has(method)) {
+        throw new McpTransportError("PROTOCOL", `${label}: the server asked for input on ${method}, which may not do so (${session.description})`, {
+          method,
+        });
+      }
+      if (round + 1 >= this.maxInputRounds) {
+        throw new McpTransportError(
+          "PROTOCOL",
+          `${label}: the server still asked for input after ${this.maxInputRounds} rounds (maxInputRounds) (${session.description})`,
+          { method },
+        );
+      }
+      const needed = parseResult(InputRequiredResultSchema, result, label, session.description);
+      if (needed.inputRequests === undefined && needed.requestState === undefined) {
+        throw new McpTransportError("PROTOCOL", `${label}: an input_required result without inputRequests or requestState (${session.description})`, {
+          method,
+        });
+      }
+      const answers = await answerInputRequests(needed, this.options.handlers, options.signal, label);
+      current = retryParams(current, needed, answers);
+    }
+  }
+
+  /** The `_meta` every modern request carries, merged with the caller's own. */
+  private withMeta(params: Record<string, unknown> | undefined): Record<string, unknown> {
+    const meta: Record<string, unknown> = {
+      ...(params?._meta as Record<string, unknown> | undefined),
+      [MetaKey.protocolVersion]: this.revision,
+      [MetaKey.clientCapabilities]: this.options.capabilities,
+      [MetaKey.clientInfo]: this.options.clientInfo,
+    };
+    if (this.logLevel) meta[MetaKey.logLevel] = this.logLevel;
+    return { ...params, _meta: meta };
+  }
+
+  private headersFor(method: string, params: Record<string, unknown> | undefined): Record<string, string> | undefined {
+    if (!this.options.mirrorsHeaders) return undefined;
+    const toolParams = method === Method.toolsCall && typeof params?.name === "string" ? this.toolHeaders.get(params.name) : undefined;
+    return modernHeaders(method, params, toolParams);
+  }
+
+  private recoveryFor(error: McpTransportError, retried: Set<string>): "version" | "headers" | "stream" | undefined {
+    if (error.code === UNSUPPORTED_PROTOCOL_VERSION && !retried.has("version") && this.sharedRevision(error)) return "version";
+    if (error.code === HEADER_MISMATCH && !retried.has("headers")) return "headers";
+    if (error.streamBroken && !retried.has("stream")) return "stream";
+    return undefined;
+  }
+
+  private sharedRevision(error: McpTransportError): string | undefined {
+    const data = UnsupportedVersionDataSchema.safeParse(error.serverData);
+    return data.success ? data.data.supported.find((v) => isModernRevision(v) && v !== this.revision) : undefined;
+  }
+
+  private useRevision(session: TransportSession, revision: string): void {
+    this.revision = revision;
+    session.setProtocolVersion(revision);
+  }
+
+  /** Turns the modern errors nobody recovered from into messages that say what to do. */
+  private explain(error: McpTransportError, label: string, session: TransportSession): McpTransportError {
+    if (error.code === MISSING_REQUIRED_CLIENT_CAPABILITY) {
+      const data = MissingCapabilityDataSchema.safeParse(error.serverData);
+      const required = data.success ? Object.keys(data.data.requiredCapabilities) : [];
+      return error.with(
+        {},
+        `${label} needs client capabilities this client did not declare` +
+          `${required.length > 0 ? ` (${required.join(", ")})` : ""}; give the matching handlers in options.handlers (${session.description})`,
+      );
+    }
+    if (error.code === UNSUPPORTED_PROTOCOL_VERSION) {
+      const data = UnsupportedVersionDataSchema.safeParse(error.serverData);
+      const offered = data.success ? data.data.supported.filter((v) => /^[\w.-]{1,32}$/.test(v)) : [];
+      return error.with(
+        {},
+        `${label}: the server speaks none of mcpwire's modern revisions (${MODERN_REVISIONS.join(", ")})` +
+          `${offered.length > 0 ? `; it offers ${offered.join(", ")}` : ""} (${session.description})`,
+      );
+    }
+    return error;
+  }
+
+  /** After a header mismatch: the tool's schema may have changed, so list the tools again. */
+  private async relistTools(session: TransportSession, options: RequestOptions): Promise<void> {
+    this.cache.invalidate([Method.toolsList]);
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = await this.request(session, Method.toolsList, cursor === undefined ? undefined : { cursor }, {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        label: "listTools (after a header mismatch)",
+      });
+      cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+      if (cursor === undefined) return;
+    }
+  }
+
+  /**
+   * Remembers which tool arguments go into headers; over HTTP, a tool whose `x-mcp-header`
+   * annotations break the rules is left out of the list, as the specification requires.
+   */
+  private noteTools(result: Record<string, unknown>): void {
+    if (!Array.isArray(result.tools)) return;
+    result.tools = result.tools.filter((tool: unknown) => {
+      if (typeof tool !== "object" || tool === null) return true;
+      const { name, inputSchema } = tool as { name?: unknown; inputSchema?: unknown };
+      if (typeof name !== "string" || typeof inputSchema !== "object" || inputSchema === null) return true;
+      const params = headerParamsOf(inputSchema as Record<string, unknown>);
+      if ("invalid" in params) {
+        this.toolHeaders.delete(name);
+        return !this.options.mirrorsHeaders;
+      }
+      if (params.length > 0) this.toolHeaders.set(name, params);
+      else this.toolHeaders.delete(name);
+      return true;
+    });
+  }
+
+  private noteServerInfo(result: Record<string, unknown>): void {
+    const meta = result._meta as Record<string, unknown> | undefined;
+    const info = ImplementationSchema.safeParse(meta?.[MetaKey.serverInfo]);
+    if (info.success) this.latestServerInfo = info.data;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The request headers of revision 2026-07-28 over Streamable HTTP (basic/transports/
+ * streamable-http, "Request Metadata"): `Mcp-Method` on every request, `Mcp-Name` for
+ * `tools/call`, `prompts/get` and `resources/read`, and `Mcp-Param-{Name}` for each tool argument
+ * whose schema carries `x-mcp-header`. Values that are not header-safe travel in the Base64
+ * sentinel form `=?base64?...?=`.
+ */
+
+/** Headers the layers above set; a user's headers may never replace them. */
+export const RESERVED_HEADER_PREFIXES = ["mcp-param-"] as const;
+export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  "mcp-method",
+  "mcp-name",
+  "mcp-protocol-version",
+  "mcp-session-id",
+  "last-event-id",
+  "content-type",
+  "accept",
+  "content-length",
+]);
+
+export function isReservedHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return RESERVED_HEADERS.has(lower) || RESERVED_HEADER_PREFIXES.some((prefix) => lower.startsWith(prefix));
+}
+
+/** One argument mirrored into a header: the header's name part and the property path to read. */
+export interface HeaderParam {
+  name: string;
+  path: readonly string[];
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const SENTINEL = /^=\?base64\?.*\?=$/s;
+
+/** A header value: as-is when it is visible ASCII with inner spaces only, otherwise Base64 in the sentinel form. */
+export function encodeHeaderValue(value: string): string {
+  const plain = /^[\x21-\x7e]([\x20\x21-\x7e\t]*[\x21-\x7e])?$/.test(value) && !SENTINEL.test(value);
+  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+/**
+ * The `x-mcp-header` annotations of a tool's input schema, checked against the rules of
+ * server/tools ("x-mcp-header"). Returns the list, or the reason the tool must be rejected.
+ */
+export function headerParamsOf(inputSchema: Record<string, unknown>): HeaderParam[] | { invalid: string } {
+  const params: HeaderParam[] = [];
+  const seen = new Set<string>();
+  let problem: string | undefined;
+  const walk = (schema: Record<string, unknown>, path: string[]): void => {
+    const properties = schema.properties;
+    if (typeof properties !== "object" || properties === null) return;
+    for (const [key, raw] of Object.entries(properties as Record<string, unknown>)) {
+      if (typeof raw !== "object" || raw === null) continue;
+      const property = raw as Record<string, unknown>;
+      const annotation = property["x-mcp-header"];
+      if (annotation !== undefined) {
+        const where = [...path, key].join(".");
+        if (typeof annotation !== "string" || !TOKEN.test(annotation)) problem ??= `"${where}" has an x-mcp-header that is not an HTTP token`;
+        else if (seen.has(annotation.toLowerCase())) problem ??= `x-mcp-header "${annotation}" is used twice`;
+        else if (!["string", "integer", "boolean"].includes(property.type as string)) {
+          problem ??= `"${where}" has x-mcp-header but is not a string, integer or boolean`;
+        } else {
+          seen.add(annotation.toLowerCase());
+          params.push({ name: annotation, path: [...path, key] });
+        }
+      }
+      if (property.type === "object") walk(property, [...path, key]);
+    }
+  };
+  walk(inputSchema, []);
+  if (!problem && countAnnotations(inputSchema) !== params.length) {
+    problem = "an x-mcp-header is not reachable through properties alone (inside items, a composition or a $ref)";
+  }
+  return problem ? { invalid: problem } : params;
+}
+
+function countAnnotations(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countAnnotations(item), 0);
+  if (typeof value !== "object" || value === null) return 0;
+  let count = 0;
+  for (const [key, item] of Object.entries(value)) count += (key === "x-mcp-header" ? 1 : 0) + countAnnotations(item);
+  return count;
+}
+
+/** The `Mcp-*` headers of one modern request. */
+export function modernHeaders(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  toolParams: readonly HeaderParam[] | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = { "Mcp-Method": method };
+  const name = method === "resources/read" ? params?.uri : method === "tools/call" || method === "prompts/get" ? params?.name : undefined;
+  if (typeof name === "string") headers["Mcp-Name"] = encodeHeaderValue(name);
+  if (method === "tools/call" && toolParams) {
+    const args = params?.arguments;
+    for (const param of toolParams) {
+      const value = valueAt(args, param.path);
+      if (typeof value === "string") headers[`Mcp-Param-${param.name}`] = encodeHeaderValue(value);
+      else if (typeof value === "boolean") headers[`Mcp-Param-${param.name}`] = String(value);
+      else if (typeof value === "number" && Number.isSafeInteger(value)) headers[`Mcp-Param-${param.name}`] = String(value);
+    }
+  }
+  return headers;
+}
+
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
