@@ -42,7 +42,33 @@ export {
   type OpenOptions,
 } from "./transport/transport.js";
 export { DEFAULT_LIMITS, resolveLimits, type Limits } from "./transport/limits.js";
+export {
+  StdioTransport,
+  DEFAULT_ENV_ALLOW_POSIX,
+  DEFAULT_ENV_ALLOW_WINDOWS,
+  DEFAULT_STDERR_TAIL_BYTES,
+  DEFAULT_STDERR_TAIL_LINES,
+  DEFAULT_STDIN_CLOSE_GRACE_MS,
+  DEFAULT_TERMINATE_GRACE_MS,
+  defaultEnvAllow,
+  type StdioTransportOptions,
+  type StderrDestination,
+  type NonProtocolLines,
+} from "./transport/stdio.js";
 export { MemoryTransport, createMemoryPair, type InProcessServer, type MemoryServerEnd } from "./transport/memory.js";
+export {
+  WebSocketTransport,
+  WebSocketCloseError,
+  WEBSOCKET_SUBPROTOCOL,
+  DEFAULT_UPGRADE_TIMEOUT_MS,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_KEEPALIVE_INTERVAL_MS,
+  DEFAULT_KEEPALIVE_TIMEOUT_MS,
+  type WebSocketOptions,
+  type WebSocketHeaders,
+  type WebSocketHeadersContext,
+  type KeepAliveOptions,
+} from "./transport/websocket.js";
 export {
   RecordingTransport,
   type Script,

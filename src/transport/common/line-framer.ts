@@ -1,0 +1,123 @@
+/**
+ * Newline framing of a byte stream (stdio, and any stream that reuses its framing), with the
+ * byte ceiling kept while reading.
+ *
+ * Pure: bytes in, lines out, no I/O. Linear in the bytes received: each byte is scanned for a
+ * newline once, when its chunk arrives, and copied once, when its line is complete; the bytes
+ * of an unfinished line are never rescanned. A chunk may end anywhere, even inside a
+ * multi-byte UTF-8 character: a line is decoded only once it is whole, and the newline byte
+ * (0x0A) never occurs inside a multi-byte character, so no character is ever cut.
+ *
+ * A line longer than `maxLineBytes` is reported as soon as its length crosses the ceiling, and
+ * none of it is kept: a peer cannot make us hold more than `maxLineBytes` of one line.
+ */
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/** What one chunk completed. */
+export interface FramedChunk {
+  /**
+   * The lines this chunk completed, in order, decoded, without their line ending; `null` stands
+   * for a line that is not valid UTF-8 (the caller decides whether that fails the stream).
+   */
+  lines: (string | null)[];
+  /**
+   * True when a line crossed `maxLineBytes` in this chunk. The lines before it are in `lines`;
+   * the framer keeps nothing of it and refuses further input.
+   */
+  tooLong: boolean;
+}
+
+export class LineFramer {
+  /** The unfinished line, as the chunks (or chunk tails) it arrived in. */
+  private parts: Uint8Array[] = [];
+  private partBytes = 0;
+  private overflowed = false;
+  // fatal: a line that is not UTF-8 is refused rather than silently repaired (the spec requires UTF-8).
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
+
+  /** @param maxLineBytes the longest line accepted, in bytes, the newline excluded (a CR before it counts) */
+  constructor(private readonly maxLineBytes: number) {
+    if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1) {
+      throw new RangeError(`maxLineBytes must be a whole number of at least 1, got ${String(maxLineBytes)}`);
+    }
+  }
+
+  /** Bytes of the unfinished line held now (at most `maxLineBytes`). */
+  get pendingBytes(): number {
+    return this.partBytes;
+  }
+
+  /** True once a line crossed the ceiling; the framer then refuses input. */
+  get failed(): boolean {
+    return this.overflowed;
+  }
+
+  /** Frames one chunk. */
+  push(chunk: Uint8Array): FramedChunk {
+    const lines: (string | null)[] = [];
+    if (this.overflowed) return { lines, tooLong: true };
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      const end = newline === -1 ? chunk.length : newline;
+      if (this.partBytes + (end - start) > this.maxLineBytes) {
+        this.overflow();
+        return { lines, tooLong: true };
+      }
+      if (newline === -1) {
+        // Kept as a view: the chunk is not copied until its line is complete.
+        this.parts.push(chunk.subarray(start));
+        this.partBytes += chunk.length - start;
+        break;
+      }
+      const line = this.take(chunk.subarray(start, newline));
+      if (line !== undefined) lines.push(line);
+      start = newline + 1;
+    }
+    return { lines, tooLong: false };
+  }
+
+  /** Forgets everything held (the stream ended or failed). */
+  reset(): void {
+    this.parts = [];
+    this.partBytes = 0;
+  }
+
+  private overflow(): void {
+    this.overflowed = true;
+    this.reset();
+  }
+
+  /** The whole line ending at `tail`, decoded; undefined for a blank line, null for one not UTF-8. */
+  private take(tail: Uint8Array): string | null | undefined {
+    let bytes: Uint8Array;
+    if (this.parts.length === 0) {
+      bytes = tail;
+    } else {
+      this.parts.push(tail);
+      bytes = Buffer.concat(this.parts, this.partBytes + tail.length);
+      this.parts = [];
+      this.partBytes = 0;
+    }
+    // CRLF is accepted: a server on Windows may end its lines that way.
+    let length = bytes.length;
+    if (length > 0 && bytes[length - 1] === CARRIAGE_RETURN) length--;
+    if (isBlank(bytes, length)) return undefined;
+    try {
+      return this.decoder.decode(bytes.subarray(0, length));
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Blank lines carry no message; they are skipped rather than treated as malformed ones. */
+function isBlank(bytes: Uint8Array, length: number): boolean {
+  for (let i = 0; i < length; i++) {
+    const byte = bytes[i];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== CARRIAGE_RETURN) return false;
+  }
+  return true;
+}

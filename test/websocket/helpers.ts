@@ -1,0 +1,76 @@
+/** Helpers for the WebSocket transport's own tests: a raw connection with its events recorded. */
+import { expect } from "vitest";
+import {
+  DEFAULT_LIMITS,
+  McpTransportError,
+  type ConnectionEnding,
+  type JsonRpcMessage,
+  type Limits,
+  type McpConnection,
+  type McpTransport,
+  type RequestId,
+} from "../../src/index.js";
+
+export interface RawConnection {
+  connection: McpConnection;
+  messages: JsonRpcMessage[];
+  failedRequests: { id: RequestId; error: McpTransportError }[];
+  /** Every `closed` event, to prove it came exactly once. */
+  endings: ConnectionEnding[];
+  /** Settles with the first `closed` event. */
+  ended: Promise<ConnectionEnding>;
+}
+
+/** Opens `transport` directly, below any session, and records what it reports. */
+export async function openRaw(
+  transport: McpTransport,
+  limits: Partial<Limits> = {},
+  signal?: AbortSignal,
+): Promise<RawConnection> {
+  const messages: JsonRpcMessage[] = [];
+  const failedRequests: RawConnection["failedRequests"] = [];
+  const endings: ConnectionEnding[] = [];
+  let markEnded!: (ending: ConnectionEnding) => void;
+  const ended = new Promise<ConnectionEnding>((resolve) => (markEnded = resolve));
+  const connection = await transport.open(
+    {
+      message: (message) => messages.push(message),
+      requestFailed: (id, error) => failedRequests.push({ id, error }),
+      closed: (ending) => {
+        endings.push(ending);
+        markEnded(ending);
+      },
+    },
+    { limits: { ...DEFAULT_LIMITS, ...limits }, signal },
+  );
+  return { connection, messages, failedRequests, endings, ended };
+}
+
+/** The rejection of `promise`, which must be an `McpTransportError`. */
+export async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
+  const error = await promise.then(
+    () => {
+      throw new Error("expected a failure, got a result");
+    },
+    (error: unknown) => error,
+  );
+  expect(error).toBeInstanceOf(McpTransportError);
+  return error as McpTransportError;
+}
+
+/** The rejection of `promise`, whatever it is. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected a rejection, got a result");
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** Waits until `condition` holds, polling; the test's own timeout bounds the wait. */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+export const PING_REQUEST: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
