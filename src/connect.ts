@@ -1,47 +1,50 @@
 /**
- * `connect(target)`: the one call most code needs. It resolves the target to a transport, opens
- * it and runs the handshake, and returns a ready `McpClient`.
- *
- * Targets understood so far: an `McpTransport`; a child process described by
- * `{ command, args, env, envAllow, cwd, stderr, ... }` (the options of `StdioTransport`), spawned
- * without a shell; and an in-process server object of the official SDK (anything with
- * `connect(transport)`), reached in memory with no subprocess and no port.
+ * `connect(target)`: the one call most code needs. It resolves the target to a transport (see
+ * `src/config/targets.ts` for what is accepted and which transport each picks), opens it, settles
+ * the protocol, and returns a ready `McpClient`.
  */
 import { McpClient, type ClientOptions } from "./client/client.js";
-import { MemoryTransport, type InProcessServer } from "./transport/memory.js";
-import { StdioTransport, type StdioTransportOptions } from "./transport/stdio.js";
-import { isMcpTransport, type McpTransport } from "./transport/transport.js";
+import type { McpServerConfig } from "./config/server-config.js";
+import { resolveTarget, type ConnectTarget } from "./config/targets.js";
+import type { TransportExtras } from "./config/transport-for.js";
+import { McpTransportError } from "./errors.js";
+import { LIMIT_NAMES, type Limits } from "./transport/limits.js";
 
-export type ConnectTarget = McpTransport | InProcessServer | StdioTransportOptions;
+export type ConnectOptions = ClientOptions & TransportExtras;
 
-export function transportForTarget(target: ConnectTarget): McpTransport {
-  if (isMcpTransport(target)) return target;
-  if (isStdioTarget(target)) return new StdioTransport(target);
-  if (typeof target === "object" && target !== null && typeof (target as InProcessServer).connect === "function") {
-    return new MemoryTransport(target);
+/**
+ * Connects to a server. The ceilings a declaration sets apply unless `options` sets them too
+ * (code given at the call site is the most specific word).
+ */
+export async function connect(target: ConnectTarget, options: ConnectOptions = {}): Promise<McpClient> {
+  const { stderr, fetch, headers, ...clientOptions } = options;
+  const { transport, config } = resolveTarget(target, { stderr, fetch, headers });
+  try {
+    return await McpClient.connect(transport, { ...limitsOf(config), ...clientOptions });
+  } catch (error) {
+    throw withPathHint(error, config);
   }
-  throw new TypeError(
-    `connect(): cannot tell how to reach ${describeTarget(target)}; ` +
-      "give an McpTransport, { command, args } for a child process, or a server object with connect(transport)",
-  );
 }
 
-export async function connect(target: ConnectTarget, options: ClientOptions = {}): Promise<McpClient> {
-  return McpClient.connect(transportForTarget(target), options);
+function limitsOf(config: McpServerConfig | undefined): Partial<Limits> {
+  const limits: Partial<Limits> = {};
+  if (!config) return limits;
+  for (const name of LIMIT_NAMES) if (config[name] !== undefined) limits[name] = config[name];
+  return limits;
 }
 
-/** `{ command: "..." }` and no `connect` method: the description of a child process. */
-function isStdioTarget(target: unknown): target is StdioTransportOptions {
-  return (
-    typeof target === "object" &&
-    target !== null &&
-    "command" in target &&
-    typeof (target as { connect?: unknown }).connect !== "function"
-  );
+/** A 404 at a bare host usually means the endpoint has a path, most often `/mcp`. */
+function withPathHint(error: unknown, config: McpServerConfig | undefined): unknown {
+  if (!(error instanceof McpTransportError) || error.httpStatus !== 404 || !config?.url) return error;
+  let url: URL;
+  try {
+    url = new URL(config.url);
+  } catch {
+    return error;
+  }
+  if (url.pathname !== "/" && url.pathname !== "") return error;
+  const suggestion = new URL("/mcp", url).href;
+  return error.with({}, `${error.message}; the URL has no path: MCP endpoints usually have one, often /mcp (try ${suggestion})`);
 }
 
-function describeTarget(target: unknown): string {
-  if (target === null) return "null";
-  if (typeof target === "object") return "this object";
-  return `a ${typeof target}`;
-}
+export { resolveTarget, type ConnectTarget };

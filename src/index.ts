@@ -2,7 +2,16 @@
  * mcpwire: an MCP client that reaches Model Context Protocol servers over every transport.
  * Everything here is public API; anything not exported here is internal.
  */
-export { connect, transportForTarget, type ConnectTarget } from "./connect.js";
+export { connect, resolveTarget, type ConnectTarget, type ConnectOptions } from "./connect.js";
+export { transportFor, type TransportExtras } from "./config/transport-for.js";
+export { parseServerConfig, ConfigError, TRANSPORT_NAMES, type McpServerConfig, type TransportName, type RedirectPolicy } from "./config/server-config.js";
+export { readServersFile, parseServersFile, type ServersFile } from "./config/mcp-servers-file.js";
+export { loadServerConfig, loadServersFile, type LoadOptions } from "./config/load.js";
+export { configFileCandidates } from "./config/locations.js";
+export { applyEnvOverrides, envPrefixFor, ENV_PREFIX } from "./config/env-overrides.js";
+export { splitCommandLine } from "./config/shell-words.js";
+export { rememberedEra, forgetEras, DEFAULT_PROBE_TIMEOUT_MS, type ProtocolChoice } from "./client/era-negotiation.js";
+export type { EraName } from "./client/era.js";
 export { McpClient, DEFAULT_MAX_PAGES, type ClientOptions, type CallOptions, type PageOptions } from "./client/client.js";
 export type {
   ClientHandlers,
@@ -77,7 +86,26 @@ export {
   type ScriptedError,
   type RecordingOptions,
 } from "./transport/recording.js";
-export { LEGACY_REVISIONS, LATEST_LEGACY_REVISION, type LegacyRevision } from "./protocol/revisions.js";
+export {
+  StreamableHttpTransport,
+  DELETE_TIMEOUT_MS,
+  RESPONSE_STREAM_LINGER_MS,
+  MAX_STREAM_RECONNECTS,
+  type StreamableHttpOptions,
+  type HeadersOption,
+} from "./transport/streamable-http.js";
+export type { FetchLike, FetchLikeResponse } from "./transport/common/http-client.js";
+export type { RedirectMode } from "./transport/common/endpoint-policy.js";
+export {
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  LATEST_LEGACY_REVISION,
+  LATEST_MODERN_REVISION,
+  type LegacyRevision,
+  type ModernRevision,
+  type Revision,
+} from "./protocol/revisions.js";
+export type { DiscoverResult } from "./protocol/modern.js";
 export type {
   JsonRpcMessage,
   JsonRpcRequest,

@@ -106,6 +106,8 @@ interface ListenerRegistration {
 export class McpClient {
   private current: TransportSession;
   private protocol: ProtocolEra | undefined;
+  /** While the era is being settled, sessions opened and closed by the probe are not the client's end. */
+  private negotiating = false;
   private reconnection: Promise<void> | undefined;
   private readonly maxPages: number;
   private readonly reconnectPolicy: ReconnectPolicy | undefined;
@@ -151,10 +153,12 @@ export class McpClient {
     const timeoutMs = first.limits.timeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline]) : deadline;
+    this.negotiating = true;
     try {
       await this.negotiate(signal, this.options.era, first);
     } catch (error) {
       await first.close();
+      this.markEnded({ error: error instanceof McpTransportError ? error : undefined });
       if (deadline.aborted && !this.options.signal?.aborted) {
         throw new McpTransportError("TIMEOUT", `connecting timed out after ${timeoutMs} ms (${first.description})`, {
           timeoutMs,
@@ -163,7 +167,11 @@ export class McpClient {
       }
       if (signal.aborted) throw abortReason(signal);
       throw error;
+    } finally {
+      this.negotiating = false;
     }
+    // The connection may have ended between the era being settled and now.
+    if (!this.current.isOpen) this.onSessionEnd(this.current, await this.current.ended);
   }
 
   /** Settles the era on a session (the given one first, new ones if the probe needs them). */
@@ -445,7 +453,7 @@ export class McpClient {
   }
 
   private onSessionEnd(session: TransportSession, ending: ConnectionEnding): void {
-    if (session !== this.current || this.reconnection) return;
+    if (session !== this.current || this.reconnection || this.negotiating) return;
     const drop = ending.error !== undefined && this.protocol !== undefined && !this.closing.signal.aborted;
     if (!drop || !this.reconnectPolicy) {
       this.markEnded(ending);

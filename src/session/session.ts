@@ -22,6 +22,7 @@ import { Method, Notification } from "../protocol/methods.js";
 import { abortReason } from "../transport/common/abort.js";
 import { MAX_TIMER_MS, checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext } from "../transport/transport.js";
+import { SignalWatch } from "./signal-watch.js";
 import { InFlightSlots, type SlotWaiter } from "./slots.js";
 
 export type SessionOptions = Partial<Limits>;
@@ -84,7 +85,6 @@ interface PendingRequest extends SlotWaiter {
   maxTotalMs: number;
   deadlineAt: number;
   signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
   context: SendContext | undefined;
   onProgress: ((progress: Progress) => void) | undefined;
   resetOnProgress: boolean;
@@ -125,6 +125,8 @@ export class TransportSession {
   private readonly listeners = new Map<string, Set<NotificationListener>>();
   private readonly serverRequests = new Map<RequestId, AbortController>();
   private readonly endListeners = new Set<(ending: ConnectionEnding) => void>();
+  /** One abort listener per caller signal, whatever the number of requests sharing it. */
+  private readonly signals = new SignalWatch<PendingRequest>((request, signal) => this.abandon(request, abortReason(signal)));
   private ending: ConnectionEnding | undefined;
   private closing: Promise<void> | undefined;
   private markEnded!: (ending: ConnectionEnding) => void;
@@ -213,7 +215,6 @@ export class TransportSession {
         maxTotalMs: maxTotal,
         deadlineAt: now + maxTotal,
         signal,
-        onAbort: undefined,
         context: options.headers || options.longLived ? { headers: options.headers, longLived: options.longLived } : undefined,
         onProgress: options.onProgress,
         resetOnProgress: options.resetTimeoutOnProgress ?? true,
@@ -222,10 +223,7 @@ export class TransportSession {
         grant: () => this.dispatch(request),
       };
       if (!options.longLived) request.timer = setTimeout(() => this.onDeadline(request), Math.min(timeoutMs, maxTotal));
-      if (signal) {
-        request.onAbort = () => this.abandon(request, abortReason(signal));
-        signal.addEventListener("abort", request.onAbort, { once: true });
-      }
+      if (signal) this.signals.add(signal, request);
       if (this.slots.acquire(request)) this.dispatch(request);
     });
   }
@@ -460,7 +458,7 @@ export class TransportSession {
     if (request.settled) return;
     request.settled = true;
     clearTimeout(request.timer);
-    if (request.onAbort) request.signal!.removeEventListener("abort", request.onAbort);
+    if (request.signal) this.signals.delete(request.signal, request);
     if (request.dispatched) {
       this.pending.delete(request.id);
       this.slots.release();
@@ -495,7 +493,7 @@ export class TransportSession {
       const request = waiter as PendingRequest;
       request.settled = true;
       clearTimeout(request.timer);
-      if (request.onAbort) request.signal!.removeEventListener("abort", request.onAbort);
+      if (request.signal) this.signals.delete(request.signal, request);
       return errorFor(request);
     });
   }

@@ -23,6 +23,8 @@ export interface ContractTarget {
    * stdio, WebSocket) or only fails its request (a stream per request: HTTP).
    */
   limitEndsConnection: boolean;
+  /** The era the contract server speaks (legacy: SDK v1, modern: SDK v2). @default "legacy" */
+  era?: "legacy" | "modern";
 }
 
 export function runContractSuite(target: ContractTarget): void {
@@ -53,7 +55,8 @@ export function runContractSuite(target: ContractTarget): void {
     it("makes a round trip: handshake, list, call", async () => {
       const client = await connect();
       expect(client.serverInfo.name).toBe("contract-server");
-      expect(client.protocolVersion).toBe("2025-11-25");
+      expect(client.era).toBe(target.era ?? "legacy");
+      expect(client.protocolVersion).toBe(target.era === "modern" ? "2026-07-28" : "2025-11-25");
       const tools = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("echo");
       const result = await client.callTool("echo", { text: "héllo ✓" });

@@ -139,6 +139,27 @@ describe("TransportSession: timeouts and cancellation", () => {
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
+  it("many requests sharing one signal add one listener to it, and aborting it ends them all", async () => {
+    const transport = new RecordingTransport({ slow: () => new Promise(() => {}) });
+    const session = await openSession(transport, { maxInFlight: 100 });
+    const shared = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const calls = Array.from({ length: 50 }, () => session.request("slow", {}, { signal: shared.signal }));
+      expect(getEventListeners(shared.signal, "abort")).toHaveLength(1);
+      shared.abort(new Error("all of them"));
+      const outcomes = await Promise.allSettled(calls);
+      expect(outcomes.every((o) => o.status === "rejected" && (o.reason as Error).message === "all of them")).toBe(true);
+      expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("an already-aborted signal rejects before anything is sent", async () => {
     const transport = new RecordingTransport({ fast: {} });
     const session = await openSession(transport);

@@ -1,0 +1,65 @@
+/**
+ * The one small interface between the HTTP transports and whatever speaks HTTP underneath.
+ *
+ * The default on Node is a keep-alive `node:http`/`node:https` client (node-http-client.ts);
+ * a user-supplied `fetch` replaces it (fetch-http-client.ts) for proxies, custom TLS, tests and
+ * runtimes without `node:http`. Everything the protocol cares about (redirects, content types,
+ * status codes, attempts, byte ceilings) is decided above this interface, in endpoint-policy.ts,
+ * so every client behaves the same.
+ *
+ * A client never follows redirects itself, and reports failures before a response in two kinds,
+ * as `McpTransportError`:
+ * - UNAVAILABLE: the connection could not be made (refused, DNS, TLS, connect deadline). Nothing
+ *   reached the server, so the request may be tried again.
+ * - DISCONNECTED: the connection was lost after the request went out. The server may have acted
+ *   on it, so it is never sent again.
+ * An aborted request rejects with the signal's reason.
+ */
+
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+export interface HttpRequest {
+  method: HttpMethod;
+  url: URL;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  body?: string;
+  /** Aborts this request and its response body; each request has its own. */
+  signal: AbortSignal;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  /** A response header by lower-case name; several values are joined with ", ". */
+  header(name: string): string | undefined;
+  /** The body, read once. Ends when the server ends it; throws when the connection is lost. */
+  readonly body: AsyncIterable<Uint8Array>;
+  /** Stops reading and releases the connection. Safe at any time, more than once. */
+  discard(): void;
+}
+
+export interface HttpClient {
+  request(request: HttpRequest): Promise<HttpResponse>;
+  /** Releases every connection the client holds. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The shape of `fetch` mcpwire calls: the global one, undici's, or any compatible function. */
+export type FetchLike = (
+  input: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    signal: AbortSignal;
+    redirect: "manual";
+  },
+) => Promise<FetchLikeResponse>;
+
+/** What mcpwire reads of a fetch `Response`. */
+export interface FetchLikeResponse {
+  readonly status: number;
+  readonly type?: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+}

@@ -1,0 +1,117 @@
+/**
+ * The default HTTP client on Node: `node:http` / `node:https` with keep-alive agents.
+ *
+ * Measured against the global `fetch`, it spends a fraction of the CPU per call, and it adds no
+ * listener to any long-lived signal: each request carries its own, removed when it settles.
+ * Each client owns its agents, so `close()` destroys exactly the sockets this connection opened.
+ */
+import http from "node:http";
+import https from "node:https";
+import type { Socket } from "node:net";
+import { McpTransportError } from "../../errors.js";
+import { abortReason } from "./abort.js";
+import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
+
+/**
+ * How long a new connection (TCP, and TLS for https) may take, in ms. Past it the endpoint is
+ * unreachable (a firewall that drops packets otherwise costs the operating system's minutes).
+ * @default 10_000
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+export class NodeHttpClient implements HttpClient {
+  private readonly httpAgent = new http.Agent({ keepAlive: true });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true });
+  private closed = false;
+
+  request(request: HttpRequest): Promise<HttpResponse> {
+    const { signal } = request;
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    if (this.closed) return Promise.reject(new McpTransportError("DISCONNECTED", "the HTTP client is closed"));
+    const secure = request.url.protocol === "https:";
+    const headers = { ...request.headers };
+    if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body, "utf8"));
+
+    return new Promise<HttpResponse>((resolve, reject) => {
+      let connected = false;
+      let settled = false;
+      let connectTimer: NodeJS.Timeout | undefined;
+      const req = (secure ? https : http).request(request.url, {
+        method: request.method,
+        headers,
+        agent: secure ? this.httpsAgent : this.httpAgent,
+      });
+
+      // Destroyed without an error: a socket destroyed with one may emit it where nobody listens.
+      // The request's own failure is read from the signal instead.
+      const onAbort = () => req.destroy();
+      signal.addEventListener("abort", onAbort, { once: true });
+      const cleanup = () => {
+        clearTimeout(connectTimer);
+        signal.removeEventListener("abort", onAbort);
+      };
+      const fail = (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        cleanup();
+        if (signal.aborted) reject(abortReason(signal));
+        else if (!connected) {
+          reject(new McpTransportError("UNAVAILABLE", "the connection to the endpoint could not be made", { cause: error }));
+        } else {
+          reject(new McpTransportError("DISCONNECTED", "the connection closed before the endpoint answered", { cause: error }));
+        }
+      };
+
+      req.once("socket", (socket: Socket) => {
+        if (!socket.connecting) {
+          connected = true; // a kept-alive socket, already connected
+          return;
+        }
+        connectTimer = setTimeout(() => {
+          req.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS} ms`));
+        }, CONNECT_TIMEOUT_MS);
+        socket.once(secure ? "secureConnect" : "connect", () => {
+          connected = true;
+          clearTimeout(connectTimer);
+        });
+      });
+      req.on("error", fail);
+      req.once("response", (res) => {
+        if (settled) {
+          res.destroy();
+          return;
+        }
+        settled = true;
+        clearTimeout(connectTimer);
+        // The abort listener stays until the body is done: aborting must end the body too.
+        res.once("close", () => signal.removeEventListener("abort", onAbort));
+        // Errors while reading surface through the body's iterator; this keeps them from being unhandled.
+        res.on("error", () => {});
+        resolve(nodeResponse(res));
+      });
+      req.end(request.body);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}
+
+function nodeResponse(res: http.IncomingMessage): HttpResponse {
+  return {
+    status: res.statusCode ?? 0,
+    header(name) {
+      const value = res.headers[name];
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+    body: res,
+    discard() {
+      if (!res.complete && !res.destroyed) res.destroy();
+      else if (!res.readableEnded) res.resume();
+    },
+  };
+}

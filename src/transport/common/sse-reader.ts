@@ -1,0 +1,92 @@
+/**
+ * Reads a whole Server-Sent Events body (`text/event-stream`), for every transport that receives
+ * one: Streamable HTTP (reply streams and the GET stream) and the legacy HTTP+SSE transport.
+ *
+ * The parsing is eventsource-parser's. This file adds what a hardened client needs on top:
+ * - the byte ceiling per event, kept while reading: the parser's buffer is capped, so an event
+ *   that never ends cannot grow memory past `maxEventBytes`, and each event is measured exactly;
+ * - every chunk reported as activity (for the read-stall ceiling);
+ * - the last event id and the server's `retry` field kept for resumption;
+ * - an event cut off by the end of the stream is not delivered (as the SSE standard says).
+ */
+import { createParser, type EventSourceMessage, type ParseError } from "eventsource-parser";
+import type { McpTransportError } from "../../errors.js";
+import { messageTooLarge } from "../limits.js";
+
+export interface SseEvent {
+  /** The event's `id`, when it had one. */
+  id?: string;
+  /** The event's type; absent means the default, "message". */
+  event?: string;
+  data: string;
+}
+
+export interface SseReadOptions {
+  /** The largest event data, in bytes of UTF-8. Past it, LIMIT. */
+  maxEventBytes: number;
+  /** Names the wire in error messages. */
+  transportName: string;
+  /** Called once per complete event, in order. Throwing stops the read with that error. */
+  onEvent(event: SseEvent): void;
+  /** Called with the server's `retry` field, in ms. */
+  onRetry?(ms: number): void;
+  /** Called for every chunk received, before it is parsed. */
+  onActivity?(): void;
+}
+
+/** What the reader knows when the body ends or fails. */
+export interface SseProgress {
+  /** The id of the last event that had one: the `Last-Event-ID` to resume from. */
+  lastEventId?: string;
+  /** The last `retry` the server asked for, in ms. */
+  retryMs?: number;
+}
+
+/**
+ * Reads `body` to its end. Resolves when the server ends the stream; rejects with LIMIT when an
+ * event is too large, with what `onEvent` threw, or with the read error when the connection is
+ * lost. `progress` is kept up to date either way, for a caller that resumes the stream.
+ */
+export async function readSse(
+  body: AsyncIterable<Uint8Array>,
+  options: SseReadOptions,
+  progress: SseProgress = {},
+): Promise<void> {
+  let failure: McpTransportError | undefined;
+  const parser = createParser({
+    // Characters never outnumber UTF-8 bytes, so this caps the buffer at the byte ceiling at most.
+    maxBufferSize: options.maxEventBytes,
+    onEvent(message: EventSourceMessage) {
+      if (failure) return;
+      if (message.id !== undefined) progress.lastEventId = message.id;
+      if (message.data.length * 3 > options.maxEventBytes && Buffer.byteLength(message.data, "utf8") > options.maxEventBytes) {
+        failure = messageTooLarge(options.maxEventBytes, "received", options.transportName);
+        return;
+      }
+      const event: SseEvent = { data: message.data };
+      if (message.id !== undefined) event.id = message.id;
+      if (message.event !== undefined) event.event = message.event;
+      options.onEvent(event);
+    },
+    onRetry(ms: number) {
+      progress.retryMs = ms;
+      options.onRetry?.(ms);
+    },
+    onError(error: ParseError) {
+      // Unknown fields and bad retry values are ignored, as the SSE standard says; only the
+      // buffer ceiling is a failure.
+      if (error.type === "max-buffer-size-exceeded" && !failure) {
+        failure = messageTooLarge(options.maxEventBytes, "received", options.transportName);
+      }
+    },
+  });
+  const decoder = new TextDecoder("utf-8");
+  for await (const chunk of body) {
+    options.onActivity?.();
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (failure) throw failure;
+  }
+  const rest = decoder.decode();
+  if (rest !== "") parser.feed(rest);
+  if (failure) throw failure;
+}

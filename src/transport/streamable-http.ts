@@ -1,0 +1,786 @@
+/**
+ * Streamable HTTP (MCP revisions 2025-03-26 to 2025-11-25, basic/transports): how a server is
+ * reached in a cluster.
+ *
+ * Every message is a POST to the one endpoint. A request's reply is one JSON body or an SSE
+ * stream, read to its end: server requests and notifications that come before the response are
+ * delivered too. After initialization a GET stream carries server-initiated messages, if the
+ * server offers one (405 says it does not). A stream that drops, or that the server closes before
+ * it answered (SEP-1699 polling), is resumed with GET and `Last-Event-ID`, after the server's
+ * `retry` or a jittered backoff, within a budget that a reconnect does not refill.
+ *
+ * The session id from the initialize response goes on every later request, with the negotiated
+ * `MCP-Protocol-Version`. A 404 on a request that carried the session id means the server forgot
+ * the session: the request fails with `sessionExpired` (the client initializes again and retries
+ * it once), and so does every request sent until a new `initialize` starts a new session.
+ * `close()` ends the session with DELETE, bounded in time.
+ *
+ * Redirects, content types, statuses, attempts and byte ceilings follow the endpoint policy
+ * (common/endpoint-policy.ts), shared with the legacy HTTP+SSE transport.
+ */
+import { McpTransportError } from "../errors.js";
+import {
+  isResponse,
+  serializeMessage,
+  toMessage,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type RequestId,
+} from "../protocol/jsonrpc.js";
+import { Method, Notification } from "../protocol/methods.js";
+import { abortReason, delay } from "./common/abort.js";
+import { backoffDelay, type BackoffSchedule } from "./common/backoff.js";
+import {
+  JSON_MEDIA_TYPE,
+  SSE_MEDIA_TYPE,
+  checkContentType,
+  exchange,
+  isUnreachable,
+  readBoundedBody,
+  statusFailure,
+  type ExchangeOptions,
+  type McpMediaType,
+  type RedirectMode,
+} from "./common/endpoint-policy.js";
+import { FetchHttpClient } from "./common/fetch-http-client.js";
+import type { FetchLike, HttpClient, HttpResponse } from "./common/http-client.js";
+import { NodeHttpClient } from "./common/node-http-client.js";
+import { ReadStallWatch } from "./common/read-stall.js";
+import { readSse, type SseEvent, type SseProgress } from "./common/sse-reader.js";
+import { messageTooLarge, type Limits } from "./limits.js";
+import { isModernRevision } from "../protocol/revisions.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
+
+/** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
+export type HeadersOption =
+  | Record<string, string>
+  | (() => Record<string, string> | Promise<Record<string, string>>);
+
+export interface StreamableHttpOptions {
+  /**
+   * Headers passed through on every HTTP request (POST, GET, DELETE). A function is called for
+   * each request, so a token can rotate. The headers the transport owns (`Accept`,
+   * `Content-Type`, `Mcp-Session-Id`, `MCP-Protocol-Version`, `Last-Event-ID`) override these.
+   */
+  headers?: HeadersOption;
+  /**
+   * The `fetch` to use instead of the default keep-alive `node:http` client: for proxies, custom
+   * TLS, tests, or runtimes without `node:http`. It is called with `redirect: "manual"`.
+   */
+  fetch?: FetchLike;
+  /**
+   * Which redirects are followed. `"same-origin"`: a 307/308 to the same origin, or http to https
+   * on the same host; `"none"`: none. Any other redirect fails naming its target.
+   * @default "same-origin"
+   */
+  redirect?: RedirectMode;
+  /**
+   * Whether to open the GET stream for server-initiated messages after initialization.
+   * @default true
+   */
+  listen?: boolean;
+}
+
+/**
+ * How long the DELETE that ends the session on `close()` may take, in ms. It is best-effort: a
+ * server that does not answer must not hold up the close.
+ * @default 5_000
+ */
+export const DELETE_TIMEOUT_MS = 5_000;
+
+/**
+ * How long a reply stream may stay open after it delivered its response, in ms. The server
+ * should end it then; one that does not is cut, so a connection is not held per finished request.
+ * @default 2_000
+ */
+export const RESPONSE_STREAM_LINGER_MS = 2_000;
+
+/**
+ * Reconnections of one stream that bring no message before it is given up. A reconnection
+ * itself does not refill this budget (so a server that accepts and drops at once cannot keep
+ * the client looping); only a message received does.
+ * @default 5
+ */
+export const MAX_STREAM_RECONNECTS = 5;
+
+/** The wait before reconnecting a stream when the server gave no `retry`: about 0.5 s, doubling, at most about 10 s. */
+export const STREAM_RECONNECT_BACKOFF: BackoffSchedule = { baseMs: 500, maxMs: 10_000 };
+
+const KIND = "streamable-http";
+const ACCEPT_ANY = `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
+/** Session ids are visible ASCII (0x21 to 0x7E) by the specification; the bound on length is ours. */
+const SESSION_ID_PATTERN = /^[\x21-\x7E]{1,1024}$/;
+/** Framing headers belong to the HTTP client, whatever the user's headers say. */
+const FRAMING_HEADERS = ["content-length", "transfer-encoding", "connection"];
+/** The revision whose servers may send JSON-RPC batches (removed in 2025-06-18). */
+const BATCH_REVISION = "2025-03-26";
+
+export class StreamableHttpTransport implements McpTransport {
+  readonly kind = KIND;
+  readonly description: string;
+  readonly url: URL;
+  private readonly options: Required<Pick<StreamableHttpOptions, "redirect" | "listen">> &
+    Pick<StreamableHttpOptions, "fetch"> & { headers: HeadersOption };
+
+  constructor(url: string | URL, options: StreamableHttpOptions = {}) {
+    this.url = checkEndpoint(url);
+    const redirect = options.redirect ?? "same-origin";
+    if (redirect !== "same-origin" && redirect !== "none") {
+      throw new TypeError(`StreamableHttpTransport: "redirect" must be "same-origin" or "none", got ${String(redirect)}`);
+    }
+    if (options.fetch !== undefined && typeof options.fetch !== "function") {
+      throw new TypeError(`StreamableHttpTransport: "fetch" must be a function, got a ${typeof options.fetch}`);
+    }
+    const headers = options.headers ?? {};
+    if (typeof headers !== "function") checkHeaders(headers, 'StreamableHttpTransport: "headers"', (message) => new TypeError(message));
+    this.options = { redirect, listen: options.listen ?? true, fetch: options.fetch, headers };
+    // Only scheme, host and path: a query string may carry a token.
+    this.description = `${KIND}: ${this.url.origin}${this.url.pathname}`;
+  }
+
+  async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
+    if (options.signal?.aborted) throw abortReason(options.signal);
+    const client: HttpClient = this.options.fetch ? new FetchHttpClient(this.options.fetch) : new NodeHttpClient();
+    // Nothing is sent yet: the first POST (initialize) finds out whether the endpoint is there.
+    return new StreamableHttpConnection(this.url, this.options, events, options.limits, client);
+  }
+}
+
+function checkEndpoint(url: string | URL): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`StreamableHttpTransport: ${JSON.stringify(String(url))} is not a URL; give the endpoint, e.g. "https://example.com/mcp"`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`StreamableHttpTransport: the endpoint must be an http: or https: URL, got ${parsed.protocol}`);
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    throw new TypeError("StreamableHttpTransport: put credentials in the `headers` option, not in the URL");
+  }
+  parsed.hash = "";
+  return parsed;
+}
+
+/** Header names are HTTP tokens and values have no line breaks; names come back in lower case. */
+function checkHeaders(
+  headers: unknown,
+  where: string,
+  failure: (message: string) => Error,
+): Record<string, string> {
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
+    throw failure(`${where} must be an object of header names to string values`);
+  }
+  const checked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw failure(`${where}: ${JSON.stringify(name)} is not a valid header name`);
+    if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
+      throw failure(`${where}: the value of "${name}" must be a string without line breaks`);
+    }
+    checked[name.toLowerCase()] = value;
+  }
+  return checked;
+}
+
+/** One request's HTTP exchange: its POST, its reply stream, and the resumptions of that stream. */
+interface RequestExchange {
+  id: RequestId;
+  what: string;
+  controller: AbortController;
+  stall: ReadStallWatch;
+  response: HttpResponse | undefined;
+  progress: SseProgress;
+  reconnects: number;
+  answered: boolean;
+  stopped: boolean;
+  linger: NodeJS.Timeout | undefined;
+}
+
+type State = "open" | "closing" | "ended";
+
+class StreamableHttpConnection implements McpConnection {
+  private state: State = "open";
+  private endpoint: URL;
+  private session: string | undefined;
+  private revision: string | undefined;
+  /** Set by a 404 on the session; cleared when `initialize` starts a new one. */
+  private expired = false;
+  private readonly requests = new Map<RequestId, RequestExchange>();
+  private readonly controllers = new Set<AbortController>();
+  private listening: AbortController | undefined;
+  private probing = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    url: URL,
+    private readonly options: { redirect: RedirectMode; listen: boolean; headers: HeadersOption },
+    private readonly events: ConnectionEvents,
+    private readonly limits: Limits,
+    private readonly client: HttpClient,
+  ) {
+    this.endpoint = url;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  setProtocolVersion(revision: string): void {
+    this.revision = revision;
+  }
+
+  async send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
+    if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
+    const text = serializeMessage(message);
+    if (text.length * 3 > this.limits.maxMessageBytes && Buffer.byteLength(text, "utf8") > this.limits.maxMessageBytes) {
+      throw messageTooLarge(this.limits.maxMessageBytes, "sent", KIND);
+    }
+    const isInitialize = "method" in message && message.method === Method.initialize;
+    if (isInitialize) this.startNewSession();
+    else if (this.expired) throw this.sessionExpired(whatOf(message));
+    if ("method" in message && "id" in message) return this.sendRequest(message, text, isInitialize, context);
+    await this.sendOther(message, text, context);
+  }
+
+  /**
+   * Aborts the request's exchange. From revision 2026-07-28 on, closing a request's stream is
+   * its cancellation, so the server has been told (true); before, it has not.
+   */
+  abandon(id: RequestId): boolean {
+    const request = this.requests.get(id);
+    if (request) this.stop(request);
+    return request !== undefined && isModernRevision(this.revision);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  // --- Sending
+
+  private async sendRequest(message: JsonRpcRequest, text: string, isInitialize: boolean, context?: SendContext): Promise<void> {
+    const request = this.track(message, context?.longLived ?? false);
+    let reply: { response: HttpResponse; type: McpMediaType };
+    try {
+      reply = await this.postRequest(text, request, isInitialize, context?.headers);
+    } catch (error) {
+      const stopped = request.stopped;
+      this.stop(request);
+      if (!stopped && error instanceof McpTransportError && error.reason === "DISCONNECTED") this.checkAlive();
+      throw error;
+    }
+    if (request.stopped) {
+      reply.response.discard();
+      return;
+    }
+    request.response = reply.response;
+    void this.consume(request, reply.response, reply.type);
+  }
+
+  /** A notification or a response: the server accepts it (202) or refuses it; no reply is read. */
+  private async sendOther(message: JsonRpcMessage, text: string, context?: SendContext): Promise<void> {
+    const what = whatOf(message);
+    const controller = this.newController();
+    try {
+      const { response, sentSession } = await this.post(text, controller.signal, what, context?.headers);
+      await this.checkSessionStatus(response, sentSession, what);
+      response.discard();
+    } finally {
+      this.controllers.delete(controller);
+    }
+    if ("method" in message && message.method === Notification.initialized) void this.listen();
+  }
+
+  private async postRequest(
+    text: string,
+    request: RequestExchange,
+    isInitialize: boolean,
+    headers: Record<string, string> | undefined,
+  ): Promise<{ response: HttpResponse; type: McpMediaType }> {
+    const { response, sentSession } = await this.post(text, request.controller.signal, request.what, headers);
+    request.stall.activity();
+    try {
+      await this.checkSessionStatus(response, sentSession, request.what);
+      if (response.status === 202 || response.status === 204) {
+        throw new McpTransportError(
+          "PROTOCOL",
+          `the endpoint answered ${request.what} with HTTP ${response.status} and no reply`,
+          { httpStatus: response.status },
+        );
+      }
+      const type = checkContentType(response, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE], this.context(request.what));
+      if (isInitialize) this.adoptSession(response);
+      return { response, type };
+    } catch (error) {
+      response.discard();
+      throw error;
+    }
+  }
+
+  private async post(
+    text: string,
+    signal: AbortSignal,
+    what: string,
+    messageHeaders: Record<string, string> | undefined,
+  ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
+    const { headers, userHeaders } = await this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
+    const sentSession = this.session;
+    const result = await exchange(
+      this.client,
+      { method: "POST", url: this.endpoint, headers, body: text, signal },
+      this.policy(what, userHeaders),
+    );
+    if (result.movedTo) this.endpoint = result.movedTo;
+    return { response: result.response, sentSession };
+  }
+
+  /** Fails on a status that is not 2xx; a 404 on the session means the server forgot it. */
+  private async checkSessionStatus(response: HttpResponse, sentSession: string | undefined, what: string): Promise<void> {
+    if (response.status === 404 && sentSession !== undefined) {
+      response.discard();
+      this.expire(sentSession);
+      throw this.sessionExpired(what, 404);
+    }
+    const failure = await statusFailure(response, this.context(what));
+    if (failure) throw failure;
+  }
+
+  // --- Receiving a reply
+
+  private async consume(request: RequestExchange, response: HttpResponse, type: McpMediaType): Promise<void> {
+    try {
+      if (type === JSON_MEDIA_TYPE) {
+        const text = await readBoundedBody(response, this.limits.maxMessageBytes, KIND, () => request.stall.activity());
+        if (request.stopped) return;
+        for (const message of this.parse(text)) this.receive(message, request);
+        if (!request.answered) {
+          throw new McpTransportError("PROTOCOL", `the endpoint's JSON reply did not answer ${request.what}`);
+        }
+        this.stop(request);
+        return;
+      }
+      await this.readReplyStream(request, response);
+    } catch (error) {
+      this.failRequest(request, error);
+    }
+  }
+
+  private async readReplyStream(request: RequestExchange, first: HttpResponse): Promise<void> {
+    let response = first;
+    for (;;) {
+      request.response = response;
+      try {
+        await readSse(
+          response.body,
+          {
+            maxEventBytes: this.limits.maxMessageBytes,
+            transportName: KIND,
+            onActivity: () => request.stall.activity(),
+            onEvent: (event) => this.onReplyEvent(event, request),
+          },
+          request.progress,
+        );
+      } catch (error) {
+        if (request.stopped || request.answered) return this.stop(request);
+        if (error instanceof McpTransportError) throw error;
+        // The connection was lost mid-stream: resumable like a stream the server closed.
+      } finally {
+        response.discard();
+      }
+      if (request.stopped || request.answered) return this.stop(request);
+      if (request.progress.lastEventId === undefined) {
+        throw droppedError(
+          `the reply stream of ${request.what} ended before its answer, and the server gave no event id to resume it from`,
+        );
+      }
+      response = await this.resume(request);
+    }
+  }
+
+  private onReplyEvent(event: SseEvent, request: RequestExchange): void {
+    if (request.stopped || !isMessageEvent(event)) return;
+    for (const message of this.parse(event.data)) {
+      this.receive(message, request);
+      request.reconnects = 0;
+    }
+  }
+
+  /** Resumes a reply stream with GET and `Last-Event-ID`, within the stream's budget. */
+  private async resume(request: RequestExchange): Promise<HttpResponse> {
+    const what = `the resumption of ${request.what}`;
+    for (;;) {
+      if (request.reconnects >= MAX_STREAM_RECONNECTS) {
+        throw droppedError(
+          `the reply stream of ${request.what} was resumed ${MAX_STREAM_RECONNECTS} times without an answer`,
+        );
+      }
+      request.reconnects++;
+      await delay(this.reconnectDelay(request.progress, request.reconnects), request.controller.signal);
+      let response: HttpResponse | undefined;
+      try {
+        response = await this.openGet(request.controller.signal, request.progress.lastEventId, what);
+      } catch (error) {
+        if (request.stopped) throw error;
+        if (isUnreachable(error)) {
+          // The server went away with the request in flight: this connection is over.
+          this.endWith(droppedError(`the endpoint stopped answering while ${request.what} waited`, error));
+          throw error;
+        }
+        if (error instanceof McpTransportError && error.reason === "UNAVAILABLE") continue; // 5xx: try again
+        throw error;
+      }
+      if (!response) {
+        throw droppedError(
+          `the reply stream of ${request.what} ended before its answer, and the endpoint does not offer to resume it (HTTP 405)`,
+        );
+      }
+      request.stall.activity();
+      return response;
+    }
+  }
+
+  /**
+   * A GET for an event stream: the response to read, or undefined when the server offers none
+   * (405). A 404 on the session expires it; other failures follow the endpoint policy.
+   */
+  private async openGet(signal: AbortSignal, lastEventId: string | undefined, what: string): Promise<HttpResponse | undefined> {
+    const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
+    if (lastEventId !== undefined) extra["last-event-id"] = lastEventId;
+    const { headers, userHeaders } = await this.headersFor(extra);
+    const sentSession = this.session;
+    const { response, movedTo } = await exchange(
+      this.client,
+      { method: "GET", url: this.endpoint, headers, signal },
+      this.policy(what, userHeaders),
+    );
+    if (movedTo) this.endpoint = movedTo;
+    if (response.status === 405) {
+      response.discard();
+      return undefined;
+    }
+    await this.checkSessionStatus(response, sentSession, what);
+    try {
+      checkContentType(response, [SSE_MEDIA_TYPE], this.context(what));
+    } catch (error) {
+      response.discard();
+      throw error;
+    }
+    return response;
+  }
+
+  // --- The GET stream
+
+  /** Listens for server-initiated messages on a GET stream, for as long as the server offers one. */
+  private async listen(): Promise<void> {
+    if (!this.options.listen || this.listening || this.state !== "open") return;
+    const controller = this.newController();
+    this.listening = controller;
+    const { signal } = controller;
+    const progress: SseProgress = {};
+    let fruitless = 0;
+    try {
+      for (let first = true; !signal.aborted; first = false) {
+        if (!first) {
+          if (++fruitless > MAX_STREAM_RECONNECTS) return; // the GET stream is optional: give it up
+          await delay(this.reconnectDelay(progress, fruitless), signal);
+        }
+        let response: HttpResponse | undefined;
+        try {
+          response = await this.openGet(signal, progress.lastEventId, "the event stream");
+        } catch (error) {
+          if (signal.aborted) return;
+          if (isUnreachable(error)) {
+            this.endWith(droppedError(`the endpoint stopped answering its event stream`, error));
+            return;
+          }
+          if (error instanceof McpTransportError && error.reason === "UNAVAILABLE") continue; // 5xx
+          // A 2xx that is not an event stream is a broken endpoint; any other refusal means no stream.
+          if (error instanceof McpTransportError && error.httpStatus !== undefined && error.httpStatus < 300) this.endWith(error);
+          return;
+        }
+        if (!response) return; // 405: the server offers no GET stream
+        try {
+          await readSse(
+            response.body,
+            {
+              maxEventBytes: this.limits.maxMessageBytes,
+              transportName: KIND,
+              onEvent: (event) => {
+                if (!isMessageEvent(event)) return;
+                for (const message of this.parse(event.data)) this.receive(message);
+                fruitless = 0;
+              },
+            },
+            progress,
+          );
+        } catch (error) {
+          if (signal.aborted) return;
+          if (error instanceof McpTransportError) {
+            // A message past the ceiling or not JSON-RPC is lost to everyone: fail closed.
+            this.endWith(error);
+            return;
+          }
+          // Dropped: reconnect.
+        } finally {
+          response.discard();
+        }
+      }
+    } catch {
+      // Only an abort reaches here (close, or a new session): nothing to report.
+    } finally {
+      this.controllers.delete(controller);
+      if (this.listening === controller) this.listening = undefined;
+    }
+  }
+
+  private stopListening(): void {
+    this.listening?.abort();
+    this.listening = undefined;
+  }
+
+  private reconnectDelay(progress: SseProgress, attempt: number): number {
+    return progress.retryMs ?? backoffDelay(attempt, STREAM_RECONNECT_BACKOFF);
+  }
+
+  /**
+   * After a reply was lost mid-exchange: is the server still there? The GET stream, when there
+   * is one, finds out by itself; otherwise one GET does. An endpoint that cannot be reached any
+   * more ends the connection, the way a child's exit ends a stdio one.
+   */
+  private checkAlive(): void {
+    if (this.state !== "open" || this.listening || this.probing) return;
+    this.probing = true;
+    const controller = this.newController();
+    this.openGet(controller.signal, undefined, "a check that the endpoint is still there")
+      .then(
+        (response) => response?.discard(),
+        (error: unknown) => {
+          if (!controller.signal.aborted && isUnreachable(error)) {
+            this.endWith(droppedError(`the endpoint stopped answering with requests in flight`, error));
+          }
+        },
+      )
+      .finally(() => {
+        this.probing = false;
+        this.controllers.delete(controller);
+      });
+  }
+
+  // --- Sessions
+
+  private startNewSession(): void {
+    this.stopListening();
+    this.session = undefined;
+    this.revision = undefined;
+    this.expired = false;
+  }
+
+  private adoptSession(response: HttpResponse): void {
+    const id = response.header("mcp-session-id");
+    if (id === undefined) return; // a server without sessions
+    if (!SESSION_ID_PATTERN.test(id)) {
+      throw new McpTransportError(
+        "PROTOCOL",
+        `the endpoint assigned a session id that is not 1 to 1024 visible ASCII characters`,
+      );
+    }
+    this.session = id;
+  }
+
+  /** The server no longer knows `sentSession`: forget it, and stop listening on it. */
+  private expire(sentSession: string): void {
+    if (this.session !== sentSession) return; // a newer session already replaced it
+    this.session = undefined;
+    this.expired = true;
+    this.stopListening();
+  }
+
+  private sessionExpired(what: string, httpStatus?: number): McpTransportError {
+    return new McpTransportError(
+      "PROTOCOL",
+      `the endpoint no longer knows this session (${what}); initialize a new one`,
+      httpStatus === undefined ? { sessionExpired: true } : { sessionExpired: true, httpStatus },
+    );
+  }
+
+  // --- Bookkeeping
+
+  private track(message: JsonRpcRequest, longLived: boolean): RequestExchange {
+    const request: RequestExchange = {
+      id: message.id,
+      what: `request "${message.method}"`,
+      controller: this.newController(),
+      stall: new ReadStallWatch(this.limits.readTimeoutMs, "the endpoint", (_id, error) => this.failRequest(request, error)),
+      response: undefined,
+      progress: {},
+      reconnects: 0,
+      answered: false,
+      stopped: false,
+      linger: undefined,
+    };
+    this.requests.get(message.id)?.controller.abort();
+    this.requests.set(message.id, request);
+    // A long-lived request (subscriptions/listen) stays open by design: no read-stall ceiling.
+    request.stall.sent(message, longLived);
+    return request;
+  }
+
+  /** Ends one request's exchange: its streams are aborted and it is forgotten. Idempotent. */
+  private stop(request: RequestExchange): void {
+    if (request.stopped) return;
+    request.stopped = true;
+    request.stall.stop();
+    clearTimeout(request.linger);
+    request.controller.abort();
+    request.response?.discard();
+    this.controllers.delete(request.controller);
+    if (this.requests.get(request.id) === request) this.requests.delete(request.id);
+  }
+
+  private failRequest(request: RequestExchange, error: unknown): void {
+    if (request.stopped) return;
+    this.stop(request);
+    if (this.state !== "open") return;
+    const failure =
+      error instanceof McpTransportError
+        ? error
+        : droppedError(`the reply of ${request.what} was cut off`, error);
+    this.events.requestFailed(request.id, failure);
+    if (failure.reason === "DISCONNECTED") this.checkAlive();
+  }
+
+  private receive(message: JsonRpcMessage, request?: RequestExchange): void {
+    if (this.state !== "open") return;
+    if (request && isResponse(message) && message.id === request.id) {
+      request.answered = true;
+      request.stall.received(message);
+      // The server should end the stream now; one that keeps it open is cut after a while.
+      const response = request.response;
+      request.linger = setTimeout(() => response?.discard(), RESPONSE_STREAM_LINGER_MS);
+      request.linger.unref();
+    }
+    this.events.message(message);
+  }
+
+  private parse(text: string): JsonRpcMessage[] {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (cause) {
+      throw new McpTransportError("PROTOCOL", `received a message that is not JSON-RPC 2.0: the text is not valid JSON`, {
+        cause,
+      });
+    }
+    if (Array.isArray(value) && value.length > 0 && this.revision === BATCH_REVISION) return value.map(toMessage);
+    return [toMessage(value)];
+  }
+
+  private newController(): AbortController {
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    return controller;
+  }
+
+  /** The user's headers, then the message's own (`Mcp-Method`...), then the transport's, which win. */
+  private async headersFor(
+    extra: Record<string, string>,
+    messageHeaders?: Record<string, string>,
+  ): Promise<{ headers: Record<string, string>; userHeaders: string[] }> {
+    const user = await this.userHeaders();
+    const headers: Record<string, string> = { ...user };
+    for (const name of FRAMING_HEADERS) delete headers[name];
+    if (messageHeaders) {
+      for (const [name, value] of Object.entries(messageHeaders)) headers[name.toLowerCase()] = value;
+    }
+    Object.assign(headers, extra);
+    if (this.session !== undefined) headers["mcp-session-id"] = this.session;
+    if (this.revision !== undefined) headers["mcp-protocol-version"] = this.revision;
+    return { headers, userHeaders: Object.keys(user) };
+  }
+
+  private async userHeaders(): Promise<Record<string, string>> {
+    const option = this.options.headers;
+    if (typeof option !== "function") return checkHeaders(option, "headers", (message) => new TypeError(message));
+    let given: unknown;
+    try {
+      given = await option();
+    } catch (cause) {
+      throw new McpTransportError("UNAVAILABLE", `the headers function failed`, { cause });
+    }
+    return checkHeaders(given, "the headers function's result", (message) => new McpTransportError("PROTOCOL", `${message}`));
+  }
+
+  private policy(what: string, userHeaders: readonly string[]): ExchangeOptions {
+    return { redirect: this.options.redirect, userHeaders, what };
+  }
+
+  private context(what: string): { what: string } {
+    return { what };
+  }
+
+  // --- Ending
+
+  /** The connection ends on its own (the server went away, or sent what cannot be read). */
+  private endWith(error: McpTransportError): void {
+    if (this.state !== "open") return;
+    this.state = "ended";
+    this.releaseAll();
+    void this.client.close();
+    this.events.closed({ error });
+  }
+
+  private releaseAll(): void {
+    for (const request of [...this.requests.values()]) this.stop(request);
+    this.stopListening();
+    for (const controller of this.controllers) controller.abort();
+    this.controllers.clear();
+  }
+
+  private async closeOnce(): Promise<void> {
+    const wasOpen = this.state === "open";
+    if (wasOpen) this.state = "closing";
+    this.releaseAll();
+    if (wasOpen && this.session !== undefined) await this.deleteSession(this.session);
+    await this.client.close();
+    if (wasOpen) {
+      this.state = "ended";
+      this.events.closed({});
+    }
+  }
+
+  /** Ends the session on the server, best-effort and bounded; 405 (not allowed) is fine too. */
+  private async deleteSession(session: string): Promise<void> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
+    try {
+      const { headers, userHeaders } = await this.headersFor({});
+      headers["mcp-session-id"] = session;
+      const { response } = await exchange(
+        this.client,
+        { method: "DELETE", url: this.endpoint, headers, signal: controller.signal },
+        { ...this.policy("the end of the session", userHeaders), attempts: 1 },
+      );
+      response.discard();
+    } catch {
+      // Best-effort: the server forgets idle sessions on its own.
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function whatOf(message: JsonRpcMessage): string {
+  if ("method" in message) return `${"id" in message ? "request" : "notification"} "${message.method}"`;
+  return "a response";
+}
+
+/** Events of the default type carry messages; an event with empty data (a priming event) carries none. */
+function isMessageEvent(event: SseEvent): boolean {
+  return (event.event === undefined || event.event === "message") && event.data !== "";
+}
+
+function droppedError(message: string, cause?: unknown): McpTransportError {
+  return new McpTransportError("DISCONNECTED", message, cause === undefined ? {} : { cause });
+}

@@ -1,0 +1,67 @@
+/**
+ * The client the official conformance suite (@modelcontextprotocol/conformance) runs: it is
+ * started with the scenario's server URL as its last argument and the scenario's name in
+ * MCP_CONFORMANCE_SCENARIO, does what the scenario expects of a client, and exits 0 on success.
+ *
+ * Run by scripts/conformance.sh; everything goes through mcpwire's public API.
+ */
+import { McpClient, StreamableHttpTransport, type ClientOptions } from "../../src/index.js";
+
+type Scenario = (client: McpClient) => Promise<void>;
+
+const scenarios: Record<string, { options?: ClientOptions; run: Scenario }> = {
+  initialize: {
+    run: async (client) => {
+      await client.listTools();
+    },
+  },
+  tools_call: {
+    run: async (client) => {
+      await client.listTools();
+      await client.callTool("add_numbers", { a: 5, b: 3 });
+    },
+  },
+  "elicitation-sep1034-client-defaults": {
+    options: {
+      // Accepts with nothing filled in: the defaults of the requested schema must be applied.
+      handlers: { elicitation: () => ({ action: "accept", content: {} }) },
+    },
+    run: async (client) => {
+      await client.listTools();
+      await client.callTool("test_client_elicitation_defaults");
+    },
+  },
+  "sse-retry": {
+    run: async (client) => {
+      await client.listTools();
+      // The server closes this call's stream early, with a `retry`; the answer comes on the resumed stream.
+      await client.callTool("test_reconnection");
+    },
+  },
+};
+
+async function main(): Promise<void> {
+  const url = process.argv.at(-1);
+  const name = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+  const scenario = scenarios[name];
+  if (!url || !/^https?:/.test(url)) throw new Error("usage: client.ts <server-url> (with MCP_CONFORMANCE_SCENARIO set)");
+  if (!scenario) throw new Error(`no conformance client for scenario ${JSON.stringify(name)}; known: ${Object.keys(scenarios).join(", ")}`);
+  const client = await McpClient.connect(new StreamableHttpTransport(url), {
+    clientInfo: { name: "mcpwire-conformance-client", version: "1.0.0" },
+    timeoutMs: 20_000,
+    ...scenario.options,
+  });
+  try {
+    await scenario.run(client);
+  } finally {
+    await client.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`conformance client failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
