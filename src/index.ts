@@ -12,6 +12,7 @@ export { applyEnvOverrides, envPrefixFor, ENV_PREFIX } from "./config/env-overri
 export { splitCommandLine } from "./config/shell-words.js";
 export { rememberedEra, forgetEras, DEFAULT_PROBE_TIMEOUT_MS, type ProtocolChoice } from "./client/era-negotiation.js";
 export type { EraName } from "./client/era.js";
+export type { SubscriptionFilter } from "./client/subscriptions.js";
 export { McpClient, DEFAULT_MAX_PAGES, type ClientOptions, type CallOptions, type PageOptions } from "./client/client.js";
 export type {
   ClientHandlers,
@@ -117,3 +118,19 @@ export type {
   RequestId,
 } from "./protocol/jsonrpc.js";
 export type * from "./protocol/schemas.js";
+export {
+  connectAll,
+  type ConnectAllOptions,
+  type ConnectedServers,
+  type ListAllToolsOptions,
+  type AllTools,
+} from "./adapters/connect-all.js";
+export {
+  nameServerTools,
+  sanitizeToolName,
+  MAX_TOOL_NAME_LENGTH,
+  DEFAULT_TOOL_NAME_SEPARATOR,
+  type ServerTool,
+  type ServerToolList,
+  type ToolNamingOptions,
+} from "./adapters/tool-naming.js";

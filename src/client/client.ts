@@ -43,6 +43,7 @@ import type { EraName, ProtocolEra } from "./era.js";
 import { DEFAULT_PROBE_TIMEOUT_MS, negotiateEra, type ProtocolChoice } from "./era-negotiation.js";
 import { capabilitiesFor, installHandlers, type ClientCapabilities, type ClientHandlers } from "./handlers.js";
 import { ModernEra } from "./modern-era.js";
+import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
 import { reconnectDelay, resolveReconnect, type ReconnectOptions, type ReconnectPolicy } from "./reconnect.js";
 import { parseResult } from "./validate.js";
 
@@ -108,6 +109,7 @@ export class McpClient {
   private protocol: ProtocolEra | undefined;
   /** While the era is being settled, sessions opened and closed by the probe are not the client's end. */
   private negotiating = false;
+  private readonly subscriptions = new Subscriptions();
   private reconnection: Promise<void> | undefined;
   private readonly maxPages: number;
   private readonly reconnectPolicy: ReconnectPolicy | undefined;
@@ -212,7 +214,7 @@ export class McpClient {
 
   /** The kind of wire this client reached its server over ("stdio", "streamable-http", ...). */
   get transportKind(): string {
-    return this.current.transport.kind;
+    return this.current.wireKind;
   }
 
   /** The protocol revision in use with the server. */
@@ -397,6 +399,17 @@ export class McpClient {
     return this.onNotification(Notification.progress, listener);
   }
 
+  /**
+   * Asks for change notifications, in either era: modern servers get a long-lived
+   * `subscriptions/listen` stream with this filter (widened by each call; resolves once the
+   * server acknowledges, with the part it agreed to), legacy servers a `resources/subscribe` per
+   * URI (list changes need no request there). The notifications reach `onToolsListChanged`,
+   * `onResourceUpdated` and the other listeners. The stream is opened again after a reconnection.
+   */
+  async listen(filter: SubscriptionFilter, options: { timeoutMs?: number } = {}): Promise<SubscriptionFilter> {
+    return this.subscriptions.listen(this.current, this.ready(), filter, options.timeoutMs ?? this.current.limits.timeoutMs);
+  }
+
   /** Tells the server that the roots changed (the `roots` handler will be asked again). */
   async notifyRootsListChanged(): Promise<void> {
     this.ready().checkMethod(Notification.rootsListChanged, "notifyRootsListChanged");
@@ -408,6 +421,7 @@ export class McpClient {
   /** Closes the connection and releases everything it holds. Idempotent. */
   async close(): Promise<void> {
     this.closing.abort();
+    this.subscriptions.stop();
     await this.reconnection?.catch(() => {});
     await this.current.close();
     this.markEnded({});
@@ -480,6 +494,9 @@ export class McpClient {
         // The era found before is the hint: no probe unless the server changed.
         await this.negotiate(signal, this.protocol?.name);
         if (!this.current.isOpen) throw new McpTransportError("DISCONNECTED", "the connection dropped during the handshake");
+        await this.subscriptions.resume(this.current, this.ready(), this.current.limits.timeoutMs).catch(() => {
+          // A subscription the server no longer accepts is not a failed reconnection; listen() says why.
+        });
         return;
       } catch (error) {
         if (this.current !== dropped) await this.current.close();

@@ -57,6 +57,8 @@ export interface RequestOptions {
    * read-stall ceiling; it ends when its signal aborts, the server ends it, or the connection ends.
    */
   longLived?: boolean;
+  /** Called with the request's id when it goes on the wire (after any wait for a slot). */
+  onDispatch?: (id: number) => void;
 }
 
 /** What a handler of a server-to-client request receives. One object, so fields can be added. */
@@ -88,6 +90,7 @@ interface PendingRequest extends SlotWaiter {
   context: SendContext | undefined;
   onProgress: ((progress: Progress) => void) | undefined;
   resetOnProgress: boolean;
+  onDispatch: ((id: number) => void) | undefined;
   dispatched: boolean;
   settled: boolean;
 }
@@ -147,6 +150,11 @@ export class TransportSession {
 
   get isOpen(): boolean {
     return this.state === "open";
+  }
+
+  /** The wire in use: the connection's, after a fallback, or else the transport's kind. */
+  get wireKind(): string {
+    return this.connection?.kind ?? this.transport.kind;
   }
 
   /** The server-assigned session id, where the transport has one. */
@@ -218,6 +226,7 @@ export class TransportSession {
         context: options.headers || options.longLived ? { headers: options.headers, longLived: options.longLived } : undefined,
         onProgress: options.onProgress,
         resetOnProgress: options.resetTimeoutOnProgress ?? true,
+        onDispatch: options.onDispatch,
         dispatched: false,
         settled: false,
         grant: () => this.dispatch(request),
@@ -309,6 +318,7 @@ export class TransportSession {
     }
     request.dispatched = true;
     this.pending.set(request.id, request);
+    request.onDispatch?.(request.id);
     connection.send(request.message, request.context).catch((error: unknown) => {
       this.settle(request, this.failureOf(request, error));
     });

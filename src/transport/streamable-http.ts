@@ -390,6 +390,11 @@ class StreamableHttpConnection implements McpConnection {
         response.discard();
       }
       if (request.stopped || request.answered) return this.stop(request);
+      if (isModernRevision(this.revision)) {
+        // Revision 2026-07-28 streams are not resumable: the request is lost, and the client
+        // re-issues it with a new id (basic/transports/streamable-http, changelog item 9).
+        throw new McpTransportError("DISCONNECTED", `the reply stream of ${request.what} broke before its answer`, { streamBroken: true });
+      }
       if (request.progress.lastEventId === undefined) {
         throw droppedError(
           `the reply stream of ${request.what} ended before its answer, and the server gave no event id to resume it from`,

@@ -81,6 +81,11 @@ export interface McpConnection {
   setProtocolVersion?(revision: string): void;
   /** The server-assigned session, where the transport has one (Streamable HTTP). */
   readonly sessionId?: string | undefined;
+  /**
+   * The wire in use, when it differs from the transport's `kind` after a fallback ("sse" for a
+   * Streamable HTTP transport that fell back to the legacy HTTP+SSE transport).
+   */
+  readonly kind?: string;
 }
 
 export interface McpTransport {

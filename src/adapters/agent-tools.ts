@@ -1,0 +1,130 @@
+/**
+ * What both agent adapters share: which tools an agent gets from a client (or from many servers)
+ * and under which names, and how one call runs so that it always ends in a result the model can
+ * read, never in an exception that ends the agent's run.
+ */
+import { McpClient } from "../client/client.js";
+import type { ContentBlock } from "../protocol/schemas.js";
+import { checkLimit } from "../transport/limits.js";
+import type { ConnectedServers } from "./connect-all.js";
+import { describeToolFailure, type ToolFailure } from "./tool-failure.js";
+import { nameServerTools, type ServerTool } from "./tool-naming.js";
+import { resultText } from "./tool-result-text.js";
+
+/**
+ * Where an agent's tools come from: one client; the servers of `connectAll` (tools prefixed by
+ * server name); or tools already listed and named (`(await servers.listTools()).tools`).
+ */
+export type AgentToolSource = McpClient | ConnectedServers | readonly ServerTool[];
+
+export interface AgentToolOptions {
+  /**
+   * Put a prefix and `separator` before each tool's name. For one client: `true` for the
+   * server's own name (`serverInfo.name`), or the prefix to use; @default false. For the
+   * servers of `connectAll`: each server's name; @default true. Tools given already named keep
+   * their names.
+   */
+  prefix?: boolean | string;
+  /** Between the prefix and the tool's name. @default "__" */
+  separator?: string;
+  /** Each tool call end to end, in ms; past it the model reads that the tool timed out. @default the client's `timeoutMs` */
+  timeoutMs?: number;
+  /** Keep only the tools this returns true for (it sees the final name, the server and the tool as listed). */
+  filter?: (tool: ServerTool) => boolean;
+  /** Aborts listing the tools. */
+  signal?: AbortSignal;
+}
+
+/** What one call gives the agent: the server's answer, or our account of why there is none. */
+export interface AgentToolResult {
+  /** The result's blocks; for a call that got no answer, one text block with `failure.message`. */
+  content: ContentBlock[];
+  /** The result's structured content, when the tool gave one. */
+  structuredContent?: Record<string, unknown>;
+  /** True for a tool's own failure (`isError` result) and for a call that got no answer. */
+  isError: boolean;
+  /** Present only when the call got no answer: why, in a closed set, and whether to try again. */
+  failure?: ToolFailure;
+}
+
+/** The tools of `source`, named for an agent, filtered. Options are checked here, once. */
+export async function listAgentTools(source: AgentToolSource, options: AgentToolOptions = {}): Promise<ServerTool[]> {
+  checkAgentToolOptions(options);
+  let tools: readonly ServerTool[];
+  if (Array.isArray(source)) {
+    tools = source as readonly ServerTool[];
+  } else if (source instanceof McpClient) {
+    const prefix = options.prefix ?? false;
+    const server = typeof prefix === "string" ? prefix : source.serverInfo.name;
+    const listed = await source.listTools({ signal: options.signal });
+    tools = nameServerTools([{ server, client: source, tools: listed }], {
+      prefix: prefix !== false,
+      separator: options.separator,
+    });
+  } else {
+    const listing = await (source as ConnectedServers).listTools({
+      prefix: options.prefix !== false,
+      separator: options.separator,
+      signal: options.signal,
+    });
+    tools = listing.tools;
+  }
+  return options.filter ? tools.filter((tool) => options.filter!(tool)) : [...tools];
+}
+
+/**
+ * Calls one tool for an agent. Resolves in every case: with the server's result (an `isError`
+ * result stays an error), or, when no answer came (timeout, cancellation, lost connection, ...),
+ * with an error result whose text says what happened and what to do.
+ */
+export async function callAgentTool(
+  entry: ServerTool,
+  input: unknown,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<AgentToolResult> {
+  const args = isPlainObject(input) ? input : {};
+  try {
+    const result = await entry.client.callTool(entry.tool.name, args, { signal: options.signal, timeoutMs: options.timeoutMs });
+    const answer: AgentToolResult = { content: result.content, isError: result.isError === true };
+    if (result.structuredContent !== undefined) answer.structuredContent = result.structuredContent;
+    return answer;
+  } catch (error) {
+    const failure = describeToolFailure(entry.name, error, options.signal);
+    return { content: [{ type: "text", text: failure.message }], isError: true, failure };
+  }
+}
+
+/** The text a model reads of a call's outcome. */
+export function agentToolText(result: AgentToolResult): string {
+  return result.failure ? result.failure.message : resultText(result);
+}
+
+/** A description for the model: the tool's own, else its title, else a plain one naming it. */
+export function agentToolDescription(entry: ServerTool): string {
+  return entry.tool.description ?? entry.tool.title ?? `The MCP tool "${entry.tool.name}" of the server "${entry.server}".`;
+}
+
+/**
+ * The tool's input schema as JSON Schema for a model: as the server gave it, with `properties`
+ * present (some providers refuse an object schema without it).
+ */
+export function agentInputSchema(entry: ServerTool): Record<string, unknown> & { type: "object" } {
+  const schema = entry.tool.inputSchema as Record<string, unknown> & { type: "object" };
+  return schema.properties === undefined ? { ...schema, properties: {} } : schema;
+}
+
+/** Checks the options of the agent adapters, once, where the tools are made. */
+export function checkAgentToolOptions(options: AgentToolOptions): void {
+  if (options.timeoutMs !== undefined) checkLimit("timeoutMs", options.timeoutMs, "options");
+  const prefix: unknown = options.prefix;
+  if (prefix !== undefined && typeof prefix !== "boolean" && (typeof prefix !== "string" || prefix === "")) {
+    throw new TypeError(`options: "prefix" must be true, false or a non-empty string, got ${JSON.stringify(prefix) ?? typeof prefix}`);
+  }
+  if (options.filter !== undefined && typeof options.filter !== "function") {
+    throw new TypeError(`options: "filter" must be a function, got ${typeof options.filter}`);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,174 @@
+/**
+ * `connectAll(config)`: every server of an `mcpServers` file at once, as an agent host needs them.
+ *
+ * Servers are connected concurrently, each within its own ceilings (its `timeoutMs` bounds its
+ * start and handshake), so one slow or broken server neither delays nor stops the others: it is
+ * reported by name with its error. Tools of all servers are listed under names prefixed by the
+ * server's name, unique across servers; one `close()` closes every connection.
+ */
+import { McpClient, type ClientOptions, type CallOptions } from "../client/client.js";
+import { readServersFile, type ServersFile } from "../config/mcp-servers-file.js";
+import type { McpServerConfig } from "../config/server-config.js";
+import { transportFor } from "../config/transport-for.js";
+import { McpTransportError } from "../errors.js";
+import { LIMIT_NAMES, resolveLimits, type Limits } from "../transport/limits.js";
+import type { McpTransport } from "../transport/transport.js";
+import { nameServerTools, type ServerTool, type ServerToolList, type ToolNamingOptions } from "./tool-naming.js";
+
+export interface ConnectAllOptions {
+  /**
+   * What every client is given (`clientInfo`, `handlers`, `capabilities`, `reconnect`, default
+   * ceilings). A server's own ceilings, from its declaration, win over the ones given here.
+   */
+  client?: Omit<ClientOptions, "signal">;
+  /** Aborts connecting: servers already connected are closed, and `connectAll` rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /** The environment `${NAME}` in a file read from `config` expands from. @default process.env */
+  env?: Record<string, string | undefined>;
+  /** How a declaration becomes a transport (to wrap or record one, say). @default transportFor */
+  transportFor?: (config: McpServerConfig) => McpTransport;
+}
+
+export interface ListAllToolsOptions extends ToolNamingOptions, Pick<CallOptions, "signal" | "timeoutMs"> {
+  /** Put each server's name before its tools' names. @default true */
+  prefix?: boolean;
+}
+
+/** The tools of every connected server, and the servers whose tools could not be listed. */
+export interface AllTools {
+  /** In the order of the file, then of each server's list. */
+  tools: ServerTool[];
+  /** By server name: why its tools are missing from `tools`. */
+  failures: Record<string, McpTransportError>;
+}
+
+export interface ConnectedServers extends AsyncDisposable {
+  /** Where the declarations came from (the file's path). */
+  readonly source: string;
+  /** The servers that are connected, by name, in the order of the file. */
+  readonly clients: Readonly<Record<string, McpClient>>;
+  /** The servers that could not be connected, by name, with why. */
+  readonly failures: Readonly<Record<string, McpTransportError>>;
+  /** The servers the file marks `disabled: true`; they were not started. */
+  readonly disabled: readonly string[];
+  /**
+   * The tools of every connected server, under unique names prefixed by the server's name
+   * (`handbook__search`). A server whose list fails is reported in `failures`; the others are listed.
+   */
+  listTools(options?: ListAllToolsOptions): Promise<AllTools>;
+  /** Closes every connection, and resolves once all are released. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to every server of an `mcpServers` file (a path, or a file already read with
+ * `readServersFile` / `loadServersFile`). Resolves once each server is connected or has failed;
+ * rejects only when the file cannot be read or `signal` aborts.
+ */
+export async function connectAll(config: string | ServersFile, options: ConnectAllOptions = {}): Promise<ConnectedServers> {
+  const signal = options.signal;
+  if (signal?.aborted) throw abortReason(signal);
+  // Ceilings given for all servers are the caller's mistake, not one server's failure: refuse them here.
+  resolveLimits(options.client, "connectAll options.client");
+  const file = typeof config === "string" ? await readServersFile(config, options.env) : checkServersFile(config);
+  const makeTransport = options.transportFor ?? transportFor;
+  const names = Object.keys(file.servers);
+  const outcomes = await Promise.allSettled(
+    names.map((name) => connectOne(file.servers[name]!, makeTransport, options.client ?? {}, signal)),
+  );
+
+  const clients: Record<string, McpClient> = Object.create(null) as Record<string, McpClient>;
+  const failures: Record<string, McpTransportError> = Object.create(null) as Record<string, McpTransportError>;
+  outcomes.forEach((outcome, index) => {
+    const name = names[index]!;
+    if (outcome.status === "fulfilled") clients[name] = outcome.value;
+    else failures[name] = asStartFailure(name, outcome.reason);
+  });
+  const servers = new Servers(file.source, clients, failures, [...file.disabled]);
+  if (signal?.aborted) {
+    await servers.close();
+    throw abortReason(signal);
+  }
+  return servers;
+}
+
+async function connectOne(
+  config: McpServerConfig,
+  makeTransport: (config: McpServerConfig) => McpTransport,
+  clientOptions: Omit<ClientOptions, "signal">,
+  signal: AbortSignal | undefined,
+): Promise<McpClient> {
+  // transportFor throws for a declaration it cannot serve; that is this server's failure only.
+  const transport = makeTransport(config);
+  return McpClient.connect(transport, { ...clientOptions, ...limitsOf(config), signal });
+}
+
+/** The ceilings a declaration sets, and only those, so the defaults given for all stay in force. */
+function limitsOf(config: McpServerConfig): Partial<Limits> {
+  const limits: Partial<Limits> = {};
+  for (const name of LIMIT_NAMES) {
+    if (config[name] !== undefined) limits[name] = config[name];
+  }
+  return limits;
+}
+
+/** Any failure to start, as an `McpTransportError` that names the server when it did not. */
+function asStartFailure(name: string, error: unknown): McpTransportError {
+  if (error instanceof McpTransportError) return error;
+  const why = error instanceof Error ? `: ${error.message}` : "";
+  return new McpTransportError("UNAVAILABLE", `server "${name}" could not be started${why}`, { cause: error });
+}
+
+function checkServersFile(value: ServersFile): ServersFile {
+  if (typeof value !== "object" || value === null || typeof value.servers !== "object" || value.servers === null) {
+    throw new TypeError(
+      "connectAll(): expected the path of an mcpServers file, or a file read with readServersFile() or loadServersFile()",
+    );
+  }
+  return { source: value.source ?? "servers", servers: value.servers, disabled: value.disabled ?? [] };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+class Servers implements ConnectedServers {
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly source: string,
+    readonly clients: Readonly<Record<string, McpClient>>,
+    readonly failures: Readonly<Record<string, McpTransportError>>,
+    readonly disabled: readonly string[],
+  ) {}
+
+  async listTools(options: ListAllToolsOptions = {}): Promise<AllTools> {
+    const entries = Object.entries(this.clients);
+    const call: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
+    const outcomes = await Promise.allSettled(entries.map(([, client]) => client.listTools(call)));
+    const lists: ServerToolList[] = [];
+    const failures: Record<string, McpTransportError> = Object.create(null) as Record<string, McpTransportError>;
+    outcomes.forEach((outcome, index) => {
+      const [server, client] = entries[index]!;
+      if (outcome.status === "fulfilled") lists.push({ server, client, tools: outcome.value });
+      else failures[server] = asListFailure(server, outcome.reason);
+    });
+    if (options.signal?.aborted) throw abortReason(options.signal);
+    const tools = nameServerTools(lists, { prefix: options.prefix ?? true, separator: options.separator });
+    return { tools, failures };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= Promise.allSettled(Object.values(this.clients).map((client) => client.close())).then(() => {});
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function asListFailure(server: string, error: unknown): McpTransportError {
+  if (error instanceof McpTransportError) return error;
+  return new McpTransportError("PROTOCOL", `listing the tools of server "${server}" failed`, { cause: error });
+}

@@ -1,0 +1,73 @@
+/**
+ * `mcpwire/langchain`: MCP tools as LangChain JS tools (`@langchain/core` 1).
+ *
+ * Each tool is a `DynamicStructuredTool` whose schema is the server's JSON Schema (LangChain
+ * checks the model's arguments against it). Invoked with a tool call, as agents do, it answers
+ * with a `ToolMessage`: the result's text (and image or audio blocks) as content, the whole
+ * outcome as `artifact`, and `status: "error"` for an `isError` result or a call that got no
+ * answer (timed out, cancelled, connection lost), so the model reads the failure and the agent's
+ * run goes on. Invoked with plain arguments, it returns the content alone.
+ */
+import type { MessageContent } from "@langchain/core/messages";
+import { ToolMessage } from "@langchain/core/messages";
+import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
+import {
+  agentInputSchema,
+  agentToolDescription,
+  agentToolText,
+  callAgentTool,
+  checkAgentToolOptions,
+  listAgentTools,
+  type AgentToolOptions,
+  type AgentToolResult,
+  type AgentToolSource,
+} from "./agent-tools.js";
+import type { ServerTool } from "./tool-naming.js";
+import { blockText } from "./tool-result-text.js";
+
+export type LangChainToolsOptions = AgentToolOptions;
+
+/**
+ * The tools of `source` (a client, the servers of `connectAll`, or tools already listed), by the
+ * names the model calls them, ready for `model.bindTools(tools)` and LangChain agents.
+ */
+export async function langchainTools(source: AgentToolSource, options: LangChainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+  const entries = await listAgentTools(source, options);
+  return entries.map((entry) => langchainTool(entry, options));
+}
+
+/** One listed tool as a LangChain tool. */
+export function langchainTool(entry: ServerTool, options: Pick<AgentToolOptions, "timeoutMs"> = {}): DynamicStructuredTool {
+  checkAgentToolOptions({ timeoutMs: options.timeoutMs });
+  const metadata = { mcpServer: entry.server, mcpTool: entry.tool.name };
+  return new DynamicStructuredTool({
+    name: entry.name,
+    description: agentToolDescription(entry),
+    schema: agentInputSchema(entry),
+    metadata,
+    func: async (input: unknown, _runManager?: unknown, config?: ToolRunnableConfig) => {
+      const result = await callAgentTool(entry, input, { signal: config?.signal, timeoutMs: options.timeoutMs });
+      const content = langchainContent(result);
+      const toolCallId = config?.toolCall?.id;
+      if (toolCallId === undefined) return content;
+      return new ToolMessage({
+        content,
+        artifact: result,
+        status: result.isError ? "error" : "success",
+        tool_call_id: toolCallId,
+        name: entry.name,
+        metadata,
+      });
+    },
+  });
+}
+
+/** The content a model reads: the text, or, when the result has media, text and media blocks in order. */
+export function langchainContent(result: AgentToolResult): MessageContent {
+  const hasMedia = !result.failure && result.content.some((block) => block.type === "image" || block.type === "audio");
+  if (!hasMedia) return agentToolText(result);
+  return result.content.map((block) => {
+    if (block.type === "image" || block.type === "audio") return { type: block.type, mimeType: block.mimeType, data: block.data };
+    return { type: "text", text: blockText(block) };
+  });
+}

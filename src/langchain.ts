@@ -1,0 +1,5 @@
+/** `mcpwire/langchain`: MCP tools as LangChain JS tools. Needs `@langchain/core` (1.x), an optional peer dependency. */
+export { langchainTools, langchainTool, langchainContent, type LangChainToolsOptions } from "./adapters/langchain.js";
+export type { AgentToolOptions, AgentToolResult, AgentToolSource } from "./adapters/agent-tools.js";
+export type { ToolFailure, ToolFailureKind } from "./adapters/tool-failure.js";
+export type { ServerTool } from "./adapters/tool-naming.js";

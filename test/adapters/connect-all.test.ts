@@ -1,0 +1,201 @@
+/**
+ * `connectAll(config)`: every server of an `mcpServers` file, as real child processes: the ones
+ * that start are connected, each broken one is reported by name with why, tools are listed under
+ * unique prefixed names, and one close() stops every child.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { aiTools } from "../../src/ai.js";
+import { connectAll, type ConnectedServers } from "../../src/adapters/connect-all.js";
+import { readServersFile } from "../../src/config/mcp-servers-file.js";
+import { McpTransportError, type StdioTransport } from "../../src/index.js";
+import { langchainTools } from "../../src/langchain.js";
+
+const MINI_SERVER = fileURLToPath(new URL("../fixtures/stdio-mini-server.mjs", import.meta.url));
+
+/** A plain-JavaScript server that starts in milliseconds; `marker` lets the test find its process. */
+function miniServer(name: string, tools: string[], marker: string): Record<string, unknown> {
+  const toolCode = tools.map((tool) => `${JSON.stringify(tool)}: (args) => text(${JSON.stringify(name)} + ": " + (args.text ?? ""))`).join(", ");
+  return {
+    command: process.execPath,
+    args: [
+      "--input-type=module",
+      "-e",
+      `// ${marker}\nimport { serve, text } from ${JSON.stringify(MINI_SERVER)}; serve({ name: ${JSON.stringify(name)}, tools: { ${toolCode} } });`,
+    ],
+  };
+}
+
+/** Answers initialize, then dies on the first request after it. */
+function diesAfterHandshake(marker: string): Record<string, unknown> {
+  const code = `// ${marker}
+import { createInterface } from "node:readline";
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const message = JSON.parse(line);
+  if (message.method === "initialize") {
+    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "fragile", version: "1" } } }) + "\\n");
+  } else if (message.id !== undefined) process.exit(5);
+});`;
+  return { command: process.execPath, args: ["--input-type=module", "-e", code] };
+}
+
+/** The pids of running processes whose command line holds `marker`. */
+async function processesWith(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, "utf8");
+      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (cmdline.includes(marker) && state !== "Z") pids.push(Number(entry));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return pids;
+}
+
+let dir: string;
+let marker: string;
+const opened: ConnectedServers[] = [];
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "mcpwire-connect-all-"));
+  marker = `mcpwire-test-${randomUUID()}`;
+});
+afterEach(async () => {
+  await Promise.allSettled(opened.splice(0).map((servers) => servers.close()));
+  for (const pid of await processesWith(marker)) process.kill(pid, "SIGKILL");
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function writeServers(servers: Record<string, unknown>): Promise<string> {
+  const path = join(dir, "mcp.json");
+  await writeFile(path, JSON.stringify({ mcpServers: servers }));
+  return path;
+}
+
+async function track(servers: Promise<ConnectedServers>): Promise<ConnectedServers> {
+  const connected = await servers;
+  opened.push(connected);
+  return connected;
+}
+
+describe("connectAll", () => {
+  it("connects the servers that start and reports each one that does not, by name and why", async () => {
+    const path = await writeServers({
+      alpha: miniServer("alpha", ["echo", "search"], marker),
+      beta: miniServer("beta", ["echo"], marker),
+      missing: { command: join(dir, "no-such-server") },
+      mute: { command: process.execPath, args: ["-e", `// ${marker}\nsetInterval(() => {}, 1000)`], timeoutMs: 1_500 },
+      off: { ...miniServer("off", ["echo"], marker), disabled: true },
+    });
+    const servers = await track(connectAll(path));
+
+    expect(Object.keys(servers.clients)).toEqual(["alpha", "beta"]);
+    expect(servers.clients.alpha!.serverInfo.name).toBe("alpha");
+    expect(Object.keys(servers.failures)).toEqual(["missing", "mute"]);
+    expect(servers.failures.missing).toBeInstanceOf(McpTransportError);
+    expect(servers.failures.missing!.reason).toBe("UNAVAILABLE");
+    // The mute server was bounded by its own timeoutMs, not by the others'.
+    expect(servers.failures.mute).toMatchObject({ reason: "TIMEOUT", timeoutMs: 1_500 });
+    expect(servers.disabled).toEqual(["off"]);
+    expect(servers.source).toBe(path);
+  });
+
+  it("lists the tools of all servers under unique names prefixed by server, clashes resolved in file order", async () => {
+    const servers = await track(
+      connectAll(
+        await writeServers({
+          "team.alpha": miniServer("first", ["echo", "files.read"], marker),
+          team_alpha: miniServer("second", ["echo"], marker),
+        }),
+      ),
+    );
+    const { tools, failures } = await servers.listTools();
+    expect(failures).toEqual({});
+    expect(tools.map((tool) => [tool.name, tool.server, tool.tool.name])).toEqual([
+      ["team_alpha__echo", "team.alpha", "echo"],
+      ["team_alpha__files_read", "team.alpha", "files.read"],
+      ["team_alpha__echo_2", "team_alpha", "echo"],
+    ]);
+    // Each name reaches its own server.
+    const second = tools[2]!;
+    const result = await second.client.callTool(second.tool.name, { text: "hi" });
+    expect(result.content).toEqual([{ type: "text", text: "second: hi" }]);
+  });
+
+  it("reports a server whose tool list fails, and lists the others", async () => {
+    const servers = await track(
+      connectAll(await writeServers({ alpha: miniServer("alpha", ["echo"], marker), fragile: diesAfterHandshake(marker) })),
+    );
+    expect(Object.keys(servers.clients)).toEqual(["alpha", "fragile"]);
+    const { tools, failures } = await servers.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["alpha__echo"]);
+    expect(failures.fragile).toMatchObject({ reason: "DISCONNECTED", exitCode: 5 });
+  });
+
+  it("gives the agent adapters the tools of every server, prefixed, each call routed to its server", async () => {
+    const servers = await track(
+      connectAll(await writeServers({ alpha: miniServer("alpha", ["echo"], marker), beta: miniServer("beta", ["echo"], marker) })),
+    );
+    const ai = await aiTools(servers);
+    expect(Object.keys(ai)).toEqual(["alpha__echo", "beta__echo"]);
+    const output = await (ai.beta__echo!.execute!({ text: "hello" }, { toolCallId: "1", messages: [] }) as Promise<unknown>);
+    expect(output).toMatchObject({ isError: false, content: [{ type: "text", text: "beta: hello" }] });
+    const langchain = await langchainTools(servers);
+    expect(langchain.map((tool) => tool.name)).toEqual(["alpha__echo", "beta__echo"]);
+    expect(await langchain[0]!.invoke({ text: "hey" })).toBe("alpha: hey");
+  });
+
+  it("closes every server with one close(), idempotent, and leaves no child running", async () => {
+    const servers = await connectAll(
+      await writeServers({ alpha: miniServer("alpha", ["echo"], marker), beta: miniServer("beta", ["echo"], marker) }),
+    );
+    const pids = Object.values(servers.clients).map((client) => (client.session.transport as StdioTransport).pid);
+    expect(pids.every((pid) => typeof pid === "number")).toBe(true);
+    expect(await processesWith(marker)).toHaveLength(2);
+    await Promise.all([servers.close(), servers.close()]);
+    await servers.close();
+    expect(await processesWith(marker)).toEqual([]);
+  });
+
+  it("closes everything at the end of an `await using` block", async () => {
+    const path = await writeServers({ alpha: miniServer("alpha", ["echo"], marker) });
+    {
+      await using servers = await connectAll(path);
+      expect(Object.keys(servers.clients)).toEqual(["alpha"]);
+      expect(await processesWith(marker)).toHaveLength(1);
+    }
+    expect(await processesWith(marker)).toEqual([]);
+  });
+
+  it("takes a file already read, and each server's own ceilings", async () => {
+    const file = await readServersFile(
+      await writeServers({ alpha: { ...miniServer("alpha", ["echo"], marker), timeoutMs: 4_321, maxInFlight: 3 } }),
+    );
+    const servers = await track(connectAll(file, { client: { timeoutMs: 9_999, clientInfo: { name: "host", version: "1" } } }));
+    expect(servers.clients.alpha!.session.limits).toMatchObject({ timeoutMs: 4_321, maxInFlight: 3 });
+  });
+
+  it("stops connecting when its signal aborts: rejects with the reason and leaves no child running", async () => {
+    const path = await writeServers({
+      alpha: miniServer("alpha", ["echo"], marker),
+      mute: { command: process.execPath, args: ["-e", `// ${marker}\nsetInterval(() => {}, 1000)`] },
+    });
+    const controller = new AbortController();
+    const connecting = connectAll(path, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("the host is shutting down")), 300);
+    await expect(connecting).rejects.toThrow("the host is shutting down");
+    expect(await processesWith(marker)).toEqual([]);
+    await expect(connectAll(path, { signal: AbortSignal.abort(new Error("already")) })).rejects.toThrow("already");
+  });
+
+  it("refuses a file it cannot read, naming it", async () => {
+    await expect(connectAll(join(dir, "absent.json"))).rejects.toThrow("absent.json: cannot read the config file");
+  });
+});

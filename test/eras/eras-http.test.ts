@@ -1,0 +1,188 @@
+/**
+ * Both eras over Streamable HTTP, found without the user choosing (basic/transports/
+ * streamable-http, "Backward Compatibility"): the same test code against a legacy server
+ * (official SDK v1) and a modern one (official SDK v2, modern only), then the modern era's
+ * headers, recoveries and the statuses that are never taken as evidence of an era.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { McpTransportError, connect, forgetEras, type ConnectOptions } from "../../src/index.js";
+import { startHttpContractServer, type HttpContractServer } from "../fixtures/http-contract-server.js";
+import { jsonRpcResult, startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
+
+/** Answers with the given write, and tells the scripted endpoint the request was handled. */
+function reply(write: () => unknown): true {
+  write();
+  return true;
+}
+
+const handlers: ConnectOptions["handlers"] = { elicitation: () => ({ action: "accept", content: { name: "Ada" } }) };
+
+function startModernHttp(): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/modern-server.ts", "http"], { stdio: ["ignore", "pipe", "inherit"] });
+    child.once("error", reject);
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.once("data", (line: string) => {
+      const port = /listening (\d+)/.exec(line)?.[1];
+      if (port) resolve({ url: `http://127.0.0.1:${port}/mcp`, child });
+      else reject(new Error(`unexpected: ${line}`));
+    });
+  });
+}
+
+describe("Streamable HTTP, same code against both eras", () => {
+  let legacy: HttpContractServer;
+  let modern: { url: string; child: ChildProcess };
+  beforeAll(async () => {
+    legacy = await startHttpContractServer({ replies: "sse", stateful: true });
+    modern = await startModernHttp();
+  });
+  afterAll(async () => {
+    await legacy.close();
+    modern.child.kill("SIGTERM");
+  });
+
+  it.each([
+    ["legacy (SDK v1)", () => legacy.url, "legacy", "2025-11-25"],
+    ["modern (SDK v2)", () => modern.url, "modern", "2026-07-28"],
+  ])("%s: finds the era by itself, and the same calls work", async (_, url, era, revision) => {
+    forgetEras();
+    await using client = await connect(url(), { handlers });
+    expect(client.era).toBe(era);
+    expect(client.protocolVersion).toBe(revision);
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(expect.arrayContaining(["echo", "ask_elicitation"]));
+    expect((await client.callTool("echo", { text: "same code" })).content).toEqual([{ type: "text", text: "same code" }]);
+    const form = await client.callTool("ask_elicitation");
+    expect(JSON.parse((form.content[0] as { text: string }).text)).toEqual({ action: "accept", content: { name: "Ada", team: "support" } });
+  });
+
+  it("modern: a tool needing two rounds of input is answered through the handlers", async () => {
+    await using client = await connect(modern.url, {
+      handlers: { elicitation: () => ({ action: "accept", content: { confirm: true } }), roots: [{ uri: "file:///srv" }] },
+    });
+    const result = await client.callTool("deploy", { env: "prod" });
+    expect(result.content).toEqual([{ type: "text", text: "deployed to prod by ? in file:///srv" }]);
+  });
+});
+
+describe("modern era over HTTP: headers, recoveries, evidence", () => {
+  let endpoint: ScriptedEndpoint | undefined;
+  afterEach(async () => {
+    await endpoint?.close();
+    endpoint = undefined;
+    forgetEras();
+  });
+
+  const discover = (id: unknown) =>
+    jsonRpcResult(id, { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
+
+  it("mirrors the body into Mcp-* headers, re-lists the tools after a header mismatch, and keeps user headers from overriding them", async () => {
+    let mismatches = 1;
+    endpoint = await startEndpoint((request, res) => {
+      const body = request.body as { id?: unknown; method?: string } | undefined;
+      const json = { "content-type": "application/json" };
+      if (body?.method === "server/discover") return reply(() => res.writeHead(200, json).end(discover(body.id)));
+      if (body?.method === "tools/list") {
+        const tool = { name: "query", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } };
+        return reply(() => res.writeHead(200, json).end(jsonRpcResult(body.id, { tools: [tool], ttlMs: 0, cacheScope: "public" })));
+      }
+      if (body?.method === "tools/call") {
+        if (mismatches-- > 0) {
+          res.writeHead(400, json).end(JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32020, message: "Header mismatch" } }));
+          return true;
+        }
+        return reply(() => res.writeHead(200, json).end(jsonRpcResult(body.id, { content: [{ type: "text", text: "ok" }] })));
+      }
+      return false;
+    });
+    await using client = await connect(endpoint.url, { headers: { "Mcp-Name": "spoofed", Authorization: "Bearer t" } });
+    expect(client.era).toBe("modern");
+    await client.callTool("query", { region: "eu-west" });
+    const posts = endpoint.requests.filter((r) => r.method === "POST");
+    expect(posts.map((r) => r.body?.method)).toEqual(["server/discover", "tools/call", "tools/list", "tools/call"]);
+    const [first, retried] = posts.filter((r) => r.body?.method === "tools/call");
+    expect(first!.headers["mcp-param-region"]).toBeUndefined(); // the tool's schema was not known yet
+    expect(retried!.headers).toMatchObject({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "query",
+      "mcp-param-region": "eu-west",
+      authorization: "Bearer t",
+    });
+    expect(posts.every((r) => r.headers["mcp-session-id"] === undefined)).toBe(true);
+    expect(endpoint.count("GET")).toBe(0);
+  });
+
+  it.each([
+    [401, "PROTOCOL"],
+    [403, "PROTOCOL"],
+    [503, "UNAVAILABLE"],
+  ])("a %i is never taken as evidence of an era: no initialize follows", async (status, reason) => {
+    endpoint = await startEndpoint((_request, res) => {
+      res.writeHead(status, { "content-type": "application/json", "www-authenticate": "Bearer" }).end("{}");
+      return true;
+    });
+    const error = await connect(endpoint.url, { timeoutMs: 10_000 }).then(
+      () => undefined,
+      (e: unknown) => e as McpTransportError,
+    );
+    expect(error).toBeInstanceOf(McpTransportError);
+    expect(error!.reason).toBe(reason);
+    expect(error!.httpStatus).toBe(status);
+    expect(endpoint.count("initialize")).toBe(0);
+  });
+
+  it("a 400 without a modern error body means legacy: initialize follows", async () => {
+    endpoint = await startEndpoint((request, res) => {
+      if (request.body?.method !== "server/discover") return false;
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: Server not initialized" } }));
+      return true;
+    });
+    await using client = await connect(endpoint.url);
+    expect(client.era).toBe("legacy");
+    expect(endpoint.count("initialize")).toBe(1);
+  });
+
+  it("cancelling a modern request closes its stream and sends no notifications/cancelled", async () => {
+    endpoint = await startEndpoint((request, res) => {
+      const body = request.body as { id?: unknown; method?: string } | undefined;
+      if (body?.method === "server/discover") return reply(() => res.writeHead(200, { "content-type": "application/json" }).end(discover(body.id)));
+      if (body?.method === "tools/call") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(": open\n\n");
+        return true; // never answers
+      }
+      return false;
+    });
+    await using client = await connect(endpoint.url);
+    const controller = new AbortController();
+    const call = client.callTool("slow", {}, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort(new Error("enough"));
+    await expect(call).rejects.toThrow("enough");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(endpoint.clientClosed).toBeGreaterThanOrEqual(1);
+    expect(endpoint.count("notifications/cancelled")).toBe(0);
+  });
+
+  it("a broken reply stream is re-issued once with a new id", async () => {
+    let breaks = 1;
+    endpoint = await startEndpoint((request, res) => {
+      const body = request.body as { id?: unknown; method?: string } | undefined;
+      if (body?.method === "server/discover") return reply(() => res.writeHead(200, { "content-type": "application/json" }).end(discover(body.id)));
+      if (body?.method === "tools/call") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        if (breaks-- > 0) res.end(": dropped before the answer\n\n");
+        else res.end(`event: message\ndata: ${jsonRpcResult(body.id, { content: [{ type: "text", text: "second time" }] })}\n\n`);
+        return true;
+      }
+      return false;
+    });
+    await using client = await connect(endpoint.url);
+    expect((await client.callTool("x")).content).toEqual([{ type: "text", text: "second time" }]);
+    const ids = endpoint.requests.filter((r) => r.body?.method === "tools/call").map((r) => r.body!.id);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+});
