@@ -95,6 +95,9 @@ export {
   type StreamableHttpOptions,
   type HeadersOption,
 } from "./transport/streamable-http.js";
+export { SseTransport, type SseOptions } from "./transport/sse.js";
+export { HttpTransport, FALLBACK_STATUSES } from "./transport/http-fallback.js";
+export type { HttpEndpointOptions } from "./transport/common/http-options.js";
 export type { FetchLike, FetchLikeResponse } from "./transport/common/http-client.js";
 export type { RedirectMode } from "./transport/common/endpoint-policy.js";
 export {

@@ -7,34 +7,24 @@ import type { z } from "zod";
 import { McpTransportError } from "../errors.js";
 import { Method, Notification } from "../protocol/methods.js";
 import type { DiscoverResult } from "../protocol/modern.js";
-import {
-  CallToolResultSchema,
-  CompleteResultSchema,
-  EmptyResultSchema,
-  GetPromptResultSchema,
-  ListPromptsResultSchema,
-  ListResourceTemplatesResultSchema,
-  ListResourcesResultSchema,
-  ListToolsResultSchema,
-  LoggingMessageParamsSchema,
-  ReadResourceResultSchema,
-  ResourceUpdatedParamsSchema,
-  type CallToolResult,
-  type CompleteResult,
-  type GetPromptResult,
-  type Implementation,
-  type ListPromptsResult,
-  type ListResourceTemplatesResult,
-  type ListResourcesResult,
-  type ListToolsResult,
-  type LoggingLevel,
-  type LoggingMessageParams,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type ServerCapabilities,
-  type Tool,
+import { loadSchemas, schemas, type Schemas } from "../protocol/schema-registry.js";
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListToolsResult,
+  LoggingLevel,
+  LoggingMessageParams,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
 } from "../protocol/schemas.js";
 import { abortReason, delay, raceAbort } from "../transport/common/abort.js";
 import type { ConnectionEnding, McpTransport } from "../transport/transport.js";
@@ -97,6 +87,11 @@ export interface PageOptions extends CallOptions {
 
 export const DEFAULT_MAX_PAGES = 100;
 
+/** The schemas a typed method validates its result with, by name (see schema-registry.ts). */
+type ResultSchemaName = {
+  [K in keyof Schemas]: K extends `${string}ResultSchema` ? K : never;
+}[keyof Schemas];
+
 interface ListenerRegistration {
   method: string;
   listener: (params: Record<string, unknown>) => void;
@@ -157,6 +152,7 @@ export class McpClient {
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline]) : deadline;
     this.negotiating = true;
     try {
+      await loadSchemas();
       await this.negotiate(signal, this.options.era, first);
     } catch (error) {
       await first.close();
@@ -186,8 +182,10 @@ export class McpClient {
     const { session, era } = await negotiateEra({
       server: transport.description,
       http: transport.kind === "streamable-http",
-      choice: this.options.protocolVersion ?? "auto",
-      hint: hint ?? transport.era,
+      // A transport that knows its server's era (a scripted one, the legacy HTTP+SSE transport)
+      // settles it; otherwise the client finds out, starting from what it was told or remembers.
+      choice: this.options.protocolVersion ?? transport.era ?? "auto",
+      hint,
       probeTimeoutMs: checkProbeTimeout(this.options.probeTimeoutMs),
       timeoutMs: limits.timeoutMs,
       signal,
@@ -259,7 +257,7 @@ export class McpClient {
 
   /** One page of tools. */
   listToolsPage(options: PageOptions = {}): Promise<ListToolsResult> {
-    return this.call(Method.toolsList, cursorParams(options), ListToolsResultSchema, "listTools", options);
+    return this.call(Method.toolsList, cursorParams(options), "ListToolsResultSchema", "listTools", options);
   }
 
   /**
@@ -267,7 +265,7 @@ export class McpClient {
    * thrown: it is an answer the caller (or an agent) can read.
    */
   callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.call(Method.toolsCall, { name, arguments: args }, CallToolResultSchema, `callTool ${quote(name)}`, options);
+    return this.call(Method.toolsCall, { name, arguments: args }, "CallToolResultSchema", `callTool ${quote(name)}`, options);
   }
 
   // --- Resources
@@ -277,7 +275,7 @@ export class McpClient {
   }
 
   listResourcesPage(options: PageOptions = {}): Promise<ListResourcesResult> {
-    return this.call(Method.resourcesList, cursorParams(options), ListResourcesResultSchema, "listResources", options);
+    return this.call(Method.resourcesList, cursorParams(options), "ListResourcesResultSchema", "listResources", options);
   }
 
   async listResourceTemplates(options: CallOptions = {}): Promise<ResourceTemplate[]> {
@@ -288,22 +286,22 @@ export class McpClient {
     return this.call(
       Method.resourcesTemplatesList,
       cursorParams(options),
-      ListResourceTemplatesResultSchema,
+      "ListResourceTemplatesResultSchema",
       "listResourceTemplates",
       options,
     );
   }
 
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.call(Method.resourcesRead, { uri }, ReadResourceResultSchema, `readResource ${quote(uri)}`, options);
+    return this.call(Method.resourcesRead, { uri }, "ReadResourceResultSchema", `readResource ${quote(uri)}`, options);
   }
 
   async subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    await this.call(Method.resourcesSubscribe, { uri }, EmptyResultSchema, `subscribeResource ${quote(uri)}`, options);
+    await this.call(Method.resourcesSubscribe, { uri }, "EmptyResultSchema", `subscribeResource ${quote(uri)}`, options);
   }
 
   async unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
-    await this.call(Method.resourcesUnsubscribe, { uri }, EmptyResultSchema, `unsubscribeResource ${quote(uri)}`, options);
+    await this.call(Method.resourcesUnsubscribe, { uri }, "EmptyResultSchema", `unsubscribeResource ${quote(uri)}`, options);
   }
 
   // --- Prompts
@@ -313,11 +311,11 @@ export class McpClient {
   }
 
   listPromptsPage(options: PageOptions = {}): Promise<ListPromptsResult> {
-    return this.call(Method.promptsList, cursorParams(options), ListPromptsResultSchema, "listPrompts", options);
+    return this.call(Method.promptsList, cursorParams(options), "ListPromptsResultSchema", "listPrompts", options);
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    return this.call(Method.promptsGet, { name, arguments: args }, GetPromptResultSchema, `getPrompt ${quote(name)}`, options);
+    return this.call(Method.promptsGet, { name, arguments: args }, "GetPromptResultSchema", `getPrompt ${quote(name)}`, options);
   }
 
   // --- Completion, logging, ping
@@ -334,7 +332,7 @@ export class McpClient {
     const { context, ...callOptions } = options;
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = context;
-    return this.call(Method.completionComplete, params, CompleteResultSchema, "complete", callOptions);
+    return this.call(Method.completionComplete, params, "CompleteResultSchema", "complete", callOptions);
   }
 
   /**
@@ -347,11 +345,11 @@ export class McpClient {
       era.setLogLevel(level);
       return;
     }
-    await this.call(Method.loggingSetLevel, { level }, EmptyResultSchema, "setLoggingLevel", options);
+    await this.call(Method.loggingSetLevel, { level }, "EmptyResultSchema", "setLoggingLevel", options);
   }
 
   async ping(options: CallOptions = {}): Promise<void> {
-    await this.call(Method.ping, undefined, EmptyResultSchema, "ping", options);
+    await this.call(Method.ping, undefined, "EmptyResultSchema", "ping", options);
   }
 
   // --- Notifications from the server
@@ -381,7 +379,7 @@ export class McpClient {
   /** `notifications/resources/updated` for a subscribed resource; malformed notices are dropped. */
   onResourceUpdated(listener: (update: { uri: string }) => void): () => void {
     return this.onNotification(Notification.resourceUpdated, (params) => {
-      const parsed = ResourceUpdatedParamsSchema.safeParse(params);
+      const parsed = schemas().ResourceUpdatedParamsSchema.safeParse(params);
       if (parsed.success) listener(parsed.data);
     });
   }
@@ -389,7 +387,7 @@ export class McpClient {
   /** `notifications/message` log entries; malformed entries are dropped. */
   onLoggingMessage(listener: (entry: LoggingMessageParams) => void): () => void {
     return this.onNotification(Notification.message, (params) => {
-      const parsed = LoggingMessageParamsSchema.safeParse(params);
+      const parsed = schemas().LoggingMessageParamsSchema.safeParse(params);
       if (parsed.success) listener(parsed.data);
     });
   }
@@ -436,19 +434,19 @@ export class McpClient {
     return this.protocol;
   }
 
-  private async call<S extends z.ZodType>(
+  private async call<K extends ResultSchemaName>(
     method: string,
     params: Record<string, unknown> | undefined,
-    schema: S,
+    schema: K,
     label: string,
     options: CallOptions,
-  ): Promise<z.output<S>> {
+  ): Promise<z.output<Schemas[K]>> {
     const era = this.ready();
     era.checkMethod(method, label);
     if (this.reconnection) await this.waitForReconnection(label, options);
     const session = this.current;
     const raw = await this.ready().request(session, method, params, { ...options, label });
-    return parseResult(schema, raw, label, session.description);
+    return parseResult(schemas()[schema] as z.ZodType, raw, label, session.description) as z.output<Schemas[K]>;
   }
 
   /** Installs the handlers and the user's listeners on a session, and watches for its end. */

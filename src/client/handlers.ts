@@ -8,17 +8,13 @@
 import type { z } from "zod";
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS } from "../protocol/jsonrpc.js";
 import { Method } from "../protocol/methods.js";
-import {
-  CreateMessageParamsSchema,
-  CreateMessageResultSchema,
-  ElicitParamsSchema,
-  ElicitResultSchema,
-  RootSchema,
-  type CreateMessageParams,
-  type CreateMessageResult,
-  type ElicitParams,
-  type ElicitResult,
-  type Root,
+import { schemas } from "../protocol/schema-registry.js";
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  Root,
 } from "../protocol/schemas.js";
 import type { HandlerError, ServerRequestContext, TransportSession } from "../session/session.js";
 import { applyElicitationDefaults } from "./elicitation-defaults.js";
@@ -82,10 +78,12 @@ export function handlerFor(
 ): ((context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>>) | undefined {
   const { sampling, elicitation, roots } = handlers;
   if (method === Method.samplingCreateMessage && sampling) {
-    return checked(CreateMessageParamsSchema, CreateMessageResultSchema, "sampling", (params, signal) => sampling({ params, signal }));
+    return checked(() => schemas().CreateMessageParamsSchema, () => schemas().CreateMessageResultSchema, "sampling", (params, signal) =>
+      sampling({ params, signal }),
+    );
   }
   if (method === Method.elicitationCreate && elicitation) {
-    return checked(ElicitParamsSchema, ElicitResultSchema, "elicitation", async (params, signal) => {
+    return checked(() => schemas().ElicitParamsSchema, () => schemas().ElicitResultSchema, "elicitation", async (params, signal) => {
       const result = await elicitation({ params, signal });
       return params.mode === "url" ? result : applyElicitationDefaults(params, result);
     });
@@ -93,7 +91,7 @@ export function handlerFor(
   if (method === Method.rootsList && roots) {
     const list = typeof roots === "function" ? roots : () => roots;
     return async ({ signal }) => {
-      const parsed = RootSchema.array().safeParse(await list({ signal }));
+      const parsed = schemas().RootSchema.array().safeParse(await list({ signal }));
       if (!parsed.success) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned an invalid list");
       return { roots: parsed.data };
     };
@@ -110,15 +108,15 @@ export function installHandlers(session: TransportSession, handlers: ClientHandl
 }
 
 function checked<P extends z.ZodType, R extends z.ZodType>(
-  paramsSchema: P,
-  resultSchema: R,
+  paramsSchema: () => P,
+  resultSchema: () => R,
   name: string,
   handle: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
 ): (context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>> {
   return async ({ params, signal }) => {
-    const input = paramsSchema.safeParse(params);
+    const input = paramsSchema().safeParse(params);
     if (!input.success) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
-    const output = resultSchema.safeParse(await handle(input.data, signal));
+    const output = resultSchema().safeParse(await handle(input.data, signal));
     if (!output.success) throw handlerError(JSONRPC_INTERNAL_ERROR, `The client's ${name} handler returned an invalid result`);
     return output.data as Record<string, unknown>;
   };

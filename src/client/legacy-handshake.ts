@@ -9,7 +9,8 @@
 import { McpTransportError } from "../errors.js";
 import { Method, Notification } from "../protocol/methods.js";
 import { LATEST_LEGACY_REVISION, LEGACY_REVISIONS, isLegacyRevision, type LegacyRevision } from "../protocol/revisions.js";
-import { InitializeResultSchema, type Implementation, type InitializeResult } from "../protocol/schemas.js";
+import { schemas } from "../protocol/schema-registry.js";
+import type { Implementation, InitializeResult } from "../protocol/schemas.js";
 import type { TransportSession } from "../session/session.js";
 import type { ClientCapabilities } from "./handlers.js";
 import { parseResult } from "./validate.js";
@@ -39,7 +40,7 @@ export async function initializeLegacy(session: TransportSession, options: Hands
     },
     { signal: options.signal, timeoutMs: options.timeoutMs, label },
   );
-  const result = parseResult(InitializeResultSchema, raw, label, session.description);
+  const result = parseResult(schemas().InitializeResultSchema, raw, label, session.description);
   if (!isLegacyRevision(result.protocolVersion)) {
     throw new McpTransportError(
       "PROTOCOL",

@@ -12,20 +12,17 @@
 import { McpTransportError } from "../errors.js";
 import { Method, Notification } from "../protocol/methods.js";
 import {
-  DiscoverResultSchema,
   HEADER_MISMATCH,
   INPUT_REQUIRED_METHODS,
-  InputRequiredResultSchema,
   MISSING_REQUIRED_CLIENT_CAPABILITY,
   MetaKey,
-  MissingCapabilityDataSchema,
   ModernMethod,
   UNSUPPORTED_PROTOCOL_VERSION,
-  UnsupportedVersionDataSchema,
   type DiscoverResult,
 } from "../protocol/modern.js";
+import { schemas } from "../protocol/schema-registry.js";
 import { LATEST_MODERN_REVISION, MODERN_REVISIONS, isModernRevision } from "../protocol/revisions.js";
-import { ImplementationSchema, type Implementation, type LoggingLevel, type ServerCapabilities } from "../protocol/schemas.js";
+import type { Implementation, LoggingLevel, ServerCapabilities } from "../protocol/schemas.js";
 import type { RequestOptions, TransportSession } from "../session/session.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import type { ClientCapabilities, ClientHandlers } from "./handlers.js";
@@ -93,7 +90,7 @@ export class ModernEra implements ProtocolEra {
   async discover(session: TransportSession, options: RequestOptions): Promise<DiscoverResult> {
     session.setProtocolVersion(this.revision);
     const raw = await this.request(session, ModernMethod.discover, undefined, { ...options, label: options.label ?? "server/discover" });
-    const result = parseResult(DiscoverResultSchema, raw, "server/discover", session.description);
+    const result = parseResult(schemas().DiscoverResultSchema, raw, "server/discover", session.description);
     const shared = result.supportedVersions.find(isModernRevision);
     if (!shared) {
       throw new McpTransportError(
@@ -196,7 +193,7 @@ export class ModernEra implements ProtocolEra {
           { method },
         );
       }
-      const needed = parseResult(InputRequiredResultSchema, result, label, session.description);
+      const needed = parseResult(schemas().InputRequiredResultSchema, result, label, session.description);
       if (needed.inputRequests === undefined && needed.requestState === undefined) {
         throw new McpTransportError("PROTOCOL", `${label}: an input_required result without inputRequests or requestState (${session.description})`, {
           method,
@@ -233,7 +230,7 @@ export class ModernEra implements ProtocolEra {
   }
 
   private sharedRevision(error: McpTransportError): string | undefined {
-    const data = UnsupportedVersionDataSchema.safeParse(error.serverData);
+    const data = schemas().UnsupportedVersionDataSchema.safeParse(error.serverData);
     return data.success ? data.data.supported.find((v) => isModernRevision(v) && v !== this.revision) : undefined;
   }
 
@@ -245,7 +242,7 @@ export class ModernEra implements ProtocolEra {
   /** Turns the modern errors nobody recovered from into messages that say what to do. */
   private explain(error: McpTransportError, label: string, session: TransportSession): McpTransportError {
     if (error.code === MISSING_REQUIRED_CLIENT_CAPABILITY) {
-      const data = MissingCapabilityDataSchema.safeParse(error.serverData);
+      const data = schemas().MissingCapabilityDataSchema.safeParse(error.serverData);
       const required = data.success ? Object.keys(data.data.requiredCapabilities) : [];
       return error.with(
         {},
@@ -254,7 +251,7 @@ export class ModernEra implements ProtocolEra {
       );
     }
     if (error.code === UNSUPPORTED_PROTOCOL_VERSION) {
-      const data = UnsupportedVersionDataSchema.safeParse(error.serverData);
+      const data = schemas().UnsupportedVersionDataSchema.safeParse(error.serverData);
       const offered = data.success ? data.data.supported.filter((v) => /^[\w.-]{1,32}$/.test(v)) : [];
       return error.with(
         {},
@@ -303,7 +300,7 @@ export class ModernEra implements ProtocolEra {
 
   private noteServerInfo(result: Record<string, unknown>): void {
     const meta = result._meta as Record<string, unknown> | undefined;
-    const info = ImplementationSchema.safeParse(meta?.[MetaKey.serverInfo]);
+    const info = schemas().ImplementationSchema.safeParse(meta?.[MetaKey.serverInfo]);
     if (info.success) this.latestServerInfo = info.data;
   }
 }

@@ -4,6 +4,8 @@
  * change of configuration, never of code.
  */
 import type { FetchLike } from "../transport/common/http-client.js";
+import { HttpTransport } from "../transport/http-fallback.js";
+import { SseTransport } from "../transport/sse.js";
 import { StdioTransport, type StderrDestination } from "../transport/stdio.js";
 import { StreamableHttpTransport, type HeadersOption } from "../transport/streamable-http.js";
 import type { McpTransport } from "../transport/transport.js";
@@ -31,16 +33,19 @@ export function transportFor(config: McpServerConfig, extras: TransportExtras = 
         cwd: config.cwd,
         stderr: extras.stderr,
       });
-    case "http":
-      return new StreamableHttpTransport(config.url!, {
+    case "http": {
+      // Streamable HTTP, falling back to legacy HTTP+SSE on 400/404/405, unless told not to.
+      const options = { headers: mergeHeaders(config.headers, extras.headers), fetch: extras.fetch, redirect: config.redirect };
+      return config.fallback === false ? new StreamableHttpTransport(config.url!, options) : new HttpTransport(config.url!, options);
+    }
+    case "websocket":
+      return new WebSocketTransport(config.url!, { headers: mergeHeaders(config.headers, extras.headers) });
+    case "sse":
+      return new SseTransport(config.url!, {
         headers: mergeHeaders(config.headers, extras.headers),
         fetch: extras.fetch,
         redirect: config.redirect,
       });
-    case "websocket":
-      return new WebSocketTransport(config.url!, { headers: mergeHeaders(config.headers, extras.headers) });
-    case "sse":
-      throw new TypeError(`server "${config.name}": the legacy HTTP+SSE transport is not available in this build`);
   }
 }
 

@@ -1,9 +1,7 @@
 /**
  * Revision 2026-07-28 ("modern"): the request metadata that replaces the handshake, its error
- * codes, and the shapes of the results that only this era has (discover, input required).
+ * codes and method names. The shapes of its results are in modern-schemas.ts.
  */
-import { z } from "zod";
-import { ImplementationSchema, ServerCapabilitiesSchema } from "./schemas.js";
 
 /** `_meta` keys every modern request carries (basic/index, "_meta"). */
 export const MetaKey = {
@@ -32,32 +30,4 @@ export const ModernMethod = {
 /** Methods whose result may be `input_required` (basic/patterns/mrtr, "Supported Requests"). */
 export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
-export const CacheFieldsSchema = {
-  ttlMs: z.number().optional(),
-  cacheScope: z.enum(["public", "private"]).optional(),
-};
-
-export const DiscoverResultSchema = z.looseObject({
-  supportedVersions: z.array(z.string()),
-  capabilities: ServerCapabilitiesSchema,
-  instructions: z.string().optional(),
-  _meta: z.looseObject({ [MetaKey.serverInfo]: ImplementationSchema.optional() }).optional(),
-  ...CacheFieldsSchema,
-});
-
-export const InputRequestSchema = z.looseObject({
-  method: z.enum(["elicitation/create", "sampling/createMessage", "roots/list"]),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
-
-export const InputRequiredResultSchema = z.looseObject({
-  resultType: z.literal("input_required"),
-  inputRequests: z.record(z.string(), InputRequestSchema).optional(),
-  requestState: z.string().optional(),
-});
-
-export const UnsupportedVersionDataSchema = z.looseObject({ supported: z.array(z.string()) });
-export const MissingCapabilityDataSchema = z.looseObject({ requiredCapabilities: z.record(z.string(), z.unknown()) });
-
-export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
-export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
+export type { DiscoverResult, InputRequiredResult } from "./modern-schemas.js";

@@ -23,6 +23,7 @@ import { LineFramer } from "./common/line-framer.js";
 import {
   DEFAULT_STDIN_CLOSE_GRACE_MS,
   DEFAULT_TERMINATE_GRACE_MS,
+  loadSpawner,
   spawnProcessTree,
   type ProcessExit,
   type ProcessTree,
@@ -205,6 +206,8 @@ export class StdioTransport implements McpTransport {
 
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
     const signal = options.signal;
+    if (signal?.aborted) throw abortReason(signal);
+    await loadSpawner();
     if (signal?.aborted) throw abortReason(signal);
     const env = childEnv({ allow: this.envAllow, env: this.options.env });
     let tree: ProcessTree;

@@ -42,38 +42,33 @@ import {
   type McpMediaType,
   type RedirectMode,
 } from "./common/endpoint-policy.js";
-import { FetchHttpClient } from "./common/fetch-http-client.js";
-import type { FetchLike, HttpClient, HttpResponse } from "./common/http-client.js";
-import { NodeHttpClient } from "./common/node-http-client.js";
+import type { HttpClient, HttpResponse } from "./common/http-client.js";
+import {
+  checkEndpointUrl,
+  checkOutgoingSize,
+  httpClientFor,
+  requestHeaders,
+  resolveHttpOptions,
+  whatOf,
+  type HeadersOption,
+  type HttpEndpointOptions,
+  type RequestHeaders,
+  type ResolvedHttpOptions,
+} from "./common/http-options.js";
 import { ReadStallWatch } from "./common/read-stall.js";
-import { readSse, type SseEvent, type SseProgress } from "./common/sse-reader.js";
-import { messageTooLarge, type Limits } from "./limits.js";
+import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./common/sse-reader.js";
+import type { Limits } from "./limits.js";
 import { isModernRevision } from "../protocol/revisions.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
 
-/** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
-export type HeadersOption =
-  | Record<string, string>
-  | (() => Record<string, string> | Promise<Record<string, string>>);
+export type { HeadersOption } from "./common/http-options.js";
 
-export interface StreamableHttpOptions {
-  /**
-   * Headers passed through on every HTTP request (POST, GET, DELETE). A function is called for
-   * each request, so a token can rotate. The headers the transport owns (`Accept`,
-   * `Content-Type`, `Mcp-Session-Id`, `MCP-Protocol-Version`, `Last-Event-ID`) override these.
-   */
-  headers?: HeadersOption;
-  /**
-   * The `fetch` to use instead of the default keep-alive `node:http` client: for proxies, custom
-   * TLS, tests, or runtimes without `node:http`. It is called with `redirect: "manual"`.
-   */
-  fetch?: FetchLike;
-  /**
-   * Which redirects are followed. `"same-origin"`: a 307/308 to the same origin, or http to https
-   * on the same host; `"none"`: none. Any other redirect fails naming its target.
-   * @default "same-origin"
-   */
-  redirect?: RedirectMode;
+/**
+ * `headers` go on every HTTP request (POST, GET, DELETE); the headers the transport owns
+ * (`Accept`, `Content-Type`, `Mcp-Session-Id`, `MCP-Protocol-Version`, `Last-Event-ID`) override
+ * them. `fetch` and `redirect`: see `HttpEndpointOptions`.
+ */
+export interface StreamableHttpOptions extends HttpEndpointOptions {
   /**
    * Whether to open the GET stream for server-initiated messages after initialization.
    * @default true
@@ -110,8 +105,6 @@ const KIND = "streamable-http";
 const ACCEPT_ANY = `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
 /** Session ids are visible ASCII (0x21 to 0x7E) by the specification; the bound on length is ours. */
 const SESSION_ID_PATTERN = /^[\x21-\x7E]{1,1024}$/;
-/** Framing headers belong to the HTTP client, whatever the user's headers say. */
-const FRAMING_HEADERS = ["content-length", "transfer-encoding", "connection"];
 /** The revision whose servers may send JSON-RPC batches (removed in 2025-06-18). */
 const BATCH_REVISION = "2025-03-26";
 
@@ -119,68 +112,21 @@ export class StreamableHttpTransport implements McpTransport {
   readonly kind = KIND;
   readonly description: string;
   readonly url: URL;
-  private readonly options: Required<Pick<StreamableHttpOptions, "redirect" | "listen">> &
-    Pick<StreamableHttpOptions, "fetch"> & { headers: HeadersOption };
+  private readonly options: ResolvedHttpOptions & { listen: boolean };
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
-    this.url = checkEndpoint(url);
-    const redirect = options.redirect ?? "same-origin";
-    if (redirect !== "same-origin" && redirect !== "none") {
-      throw new TypeError(`StreamableHttpTransport: "redirect" must be "same-origin" or "none", got ${String(redirect)}`);
-    }
-    if (options.fetch !== undefined && typeof options.fetch !== "function") {
-      throw new TypeError(`StreamableHttpTransport: "fetch" must be a function, got a ${typeof options.fetch}`);
-    }
-    const headers = options.headers ?? {};
-    if (typeof headers !== "function") checkHeaders(headers, 'StreamableHttpTransport: "headers"', (message) => new TypeError(message));
-    this.options = { redirect, listen: options.listen ?? true, fetch: options.fetch, headers };
+    this.url = checkEndpointUrl(url, "StreamableHttpTransport", "https://example.com/mcp");
+    this.options = { ...resolveHttpOptions(options, "StreamableHttpTransport"), listen: options.listen ?? true };
     // Only scheme, host and path: a query string may carry a token.
     this.description = `${KIND}: ${this.url.origin}${this.url.pathname}`;
   }
 
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
     if (options.signal?.aborted) throw abortReason(options.signal);
-    const client: HttpClient = this.options.fetch ? new FetchHttpClient(this.options.fetch) : new NodeHttpClient();
+    const client = httpClientFor(this.options);
     // Nothing is sent yet: the first POST (initialize) finds out whether the endpoint is there.
     return new StreamableHttpConnection(this.url, this.options, events, options.limits, client);
   }
-}
-
-function checkEndpoint(url: string | URL): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`StreamableHttpTransport: ${JSON.stringify(String(url))} is not a URL; give the endpoint, e.g. "https://example.com/mcp"`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new TypeError(`StreamableHttpTransport: the endpoint must be an http: or https: URL, got ${parsed.protocol}`);
-  }
-  if (parsed.username !== "" || parsed.password !== "") {
-    throw new TypeError("StreamableHttpTransport: put credentials in the `headers` option, not in the URL");
-  }
-  parsed.hash = "";
-  return parsed;
-}
-
-/** Header names are HTTP tokens and values have no line breaks; names come back in lower case. */
-function checkHeaders(
-  headers: unknown,
-  where: string,
-  failure: (message: string) => Error,
-): Record<string, string> {
-  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
-    throw failure(`${where} must be an object of header names to string values`);
-  }
-  const checked: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw failure(`${where}: ${JSON.stringify(name)} is not a valid header name`);
-    if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
-      throw failure(`${where}: the value of "${name}" must be a string without line breaks`);
-    }
-    checked[name.toLowerCase()] = value;
-  }
-  return checked;
 }
 
 /** One request's HTTP exchange: its POST, its reply stream, and the resumptions of that stream. */
@@ -233,9 +179,7 @@ class StreamableHttpConnection implements McpConnection {
   async send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
     if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
     const text = serializeMessage(message);
-    if (text.length * 3 > this.limits.maxMessageBytes && Buffer.byteLength(text, "utf8") > this.limits.maxMessageBytes) {
-      throw messageTooLarge(this.limits.maxMessageBytes, "sent", KIND);
-    }
+    checkOutgoingSize(text, this.limits.maxMessageBytes, KIND);
     const isInitialize = "method" in message && message.method === Method.initialize;
     if (isInitialize) this.startNewSession();
     else if (this.expired) throw this.sessionExpired(whatOf(message));
@@ -689,32 +633,11 @@ class StreamableHttpConnection implements McpConnection {
   }
 
   /** The user's headers, then the message's own (`Mcp-Method`...), then the transport's, which win. */
-  private async headersFor(
-    extra: Record<string, string>,
-    messageHeaders?: Record<string, string>,
-  ): Promise<{ headers: Record<string, string>; userHeaders: string[] }> {
-    const user = await this.userHeaders();
-    const headers: Record<string, string> = { ...user };
-    for (const name of FRAMING_HEADERS) delete headers[name];
-    if (messageHeaders) {
-      for (const [name, value] of Object.entries(messageHeaders)) headers[name.toLowerCase()] = value;
-    }
-    Object.assign(headers, extra);
-    if (this.session !== undefined) headers["mcp-session-id"] = this.session;
-    if (this.revision !== undefined) headers["mcp-protocol-version"] = this.revision;
-    return { headers, userHeaders: Object.keys(user) };
-  }
-
-  private async userHeaders(): Promise<Record<string, string>> {
-    const option = this.options.headers;
-    if (typeof option !== "function") return checkHeaders(option, "headers", (message) => new TypeError(message));
-    let given: unknown;
-    try {
-      given = await option();
-    } catch (cause) {
-      throw new McpTransportError("UNAVAILABLE", `the headers function failed`, { cause });
-    }
-    return checkHeaders(given, "the headers function's result", (message) => new McpTransportError("PROTOCOL", `${message}`));
+  private headersFor(extra: Record<string, string>, messageHeaders?: Record<string, string>): Promise<RequestHeaders> {
+    const own: Record<string, string> = { ...extra };
+    if (this.session !== undefined) own["mcp-session-id"] = this.session;
+    if (this.revision !== undefined) own["mcp-protocol-version"] = this.revision;
+    return requestHeaders(this.options.headers, own, messageHeaders);
   }
 
   private policy(what: string, userHeaders: readonly string[]): ExchangeOptions {
@@ -774,16 +697,6 @@ class StreamableHttpConnection implements McpConnection {
       clearTimeout(timer);
     }
   }
-}
-
-function whatOf(message: JsonRpcMessage): string {
-  if ("method" in message) return `${"id" in message ? "request" : "notification"} "${message.method}"`;
-  return "a response";
-}
-
-/** Events of the default type carry messages; an event with empty data (a priming event) carries none. */
-function isMessageEvent(event: SseEvent): boolean {
-  return (event.event === undefined || event.event === "message") && event.data !== "";
 }
 
 function droppedError(message: string, cause?: unknown): McpTransportError {

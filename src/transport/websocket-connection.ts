@@ -7,7 +7,11 @@
  * `maxMessageBytes`, a ping left unanswered) is reported at once, and the socket follows within
  * the close deadline; `close()` resolves only once the socket is closed.
  */
-import WebSocket, { type RawData } from "ws";
+import type { RawData, WebSocket } from "ws";
+
+/** `WebSocket.readyState` values (RFC 6455 / the WHATWG API), without loading `ws` to name them. */
+const OPEN = 1;
+const CLOSED = 3;
 import { McpTransportError } from "../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { PingKeepAlive, type KeepAliveSettings } from "./common/ping-keepalive.js";
@@ -89,7 +93,7 @@ export class WebSocketConnection implements McpConnection {
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    if (this.closing || this.socket.readyState !== WebSocket.OPEN) return Promise.reject(this.notOpen());
+    if (this.closing || this.socket.readyState !== OPEN) return Promise.reject(this.notOpen());
     const text = serializeMessage(message);
     const limit = this.limits.maxMessageBytes;
     if (text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit) {
@@ -201,7 +205,7 @@ export class WebSocketConnection implements McpConnection {
    * without a code (a peer presumed dead) it is destroyed at once.
    */
   private shutdown(closeCode: number | undefined): void {
-    if (this.shuttingDown || this.socket.readyState === WebSocket.CLOSED) return;
+    if (this.shuttingDown || this.socket.readyState === CLOSED) return;
     this.shuttingDown = true;
     if (closeCode === undefined) {
       this.socket.terminate();

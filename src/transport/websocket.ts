@@ -21,7 +21,7 @@
  * after a connection ended makes a new one (the client's reconnect does exactly that).
  */
 import { validateHeaderName, validateHeaderValue, type ClientRequest, type IncomingMessage } from "node:http";
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import { McpTransportError } from "../errors.js";
 import { abortReason, raceAbort } from "./common/abort.js";
 import { resolveKeepAlive, type KeepAliveOptions, type KeepAliveSettings } from "./common/ping-keepalive.js";
@@ -154,17 +154,21 @@ export class WebSocketTransport implements McpTransport {
     );
     try {
       const headers = await raceAbort(this.headersFor(attempt), stop.signal);
-      return await this.upgrade(this.connect(headers, limits), events, limits, stop.signal);
+      return await this.upgrade(await this.connect(headers, limits), events, limits, stop.signal);
     } finally {
       clearTimeout(deadline);
       signal?.removeEventListener("abort", onAbort);
     }
   }
 
-  /** Starts the TCP connection and the upgrade request. */
-  private connect(headers: WebSocketHeaders, limits: Limits): WebSocket {
+  /**
+   * Starts the TCP connection and the upgrade request. `ws` is loaded here, on first use, rather
+   * than when mcpwire is imported.
+   */
+  private async connect(headers: WebSocketHeaders, limits: Limits): Promise<WebSocket> {
+    const { default: WebSocketClient } = await import("ws");
     try {
-      return new WebSocket(this.url, [WEBSOCKET_SUBPROTOCOL], {
+      return new WebSocketClient(this.url, [WEBSOCKET_SUBPROTOCOL], {
         headers,
         // ws checks each frame and the whole message against this, before it buffers the payload.
         maxPayload: limits.maxMessageBytes,

@@ -13,7 +13,7 @@
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { spawn as spawnPlain, spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
-import crossSpawn from "cross-spawn";
+import type crossSpawnModule from "cross-spawn";
 
 /**
  * How long a child has to exit by itself once its stdin is closed. Closing stdin is the one
@@ -63,7 +63,18 @@ export interface SpawnTreeOptions {
  * such as `npx.cmd` on Windows), with three pipes, as the leader of a new process group on POSIX.
  * May throw synchronously (invalid arguments); a command that cannot start emits 'error'.
  */
+/**
+ * `cross-spawn`, loaded when the first child is spawned rather than when mcpwire is imported
+ * (a program that never starts a stdio server does not pay for it).
+ */
+let crossSpawn: typeof crossSpawnModule | undefined;
+
+export async function loadSpawner(): Promise<void> {
+  crossSpawn ??= (await import("cross-spawn")).default;
+}
+
 export function spawnProcessTree(command: string, args: readonly string[], options: SpawnTreeOptions): ProcessTree {
+  if (!crossSpawn) throw new Error("mcpwire: spawnProcessTree() before loadSpawner()");
   const spawnOptions: SpawnOptions = {
     cwd: options.cwd,
     env: options.env,

@@ -90,3 +90,11 @@ export async function readSse(
   if (rest !== "") parser.feed(rest);
   if (failure) throw failure;
 }
+
+/**
+ * Events of the default type, or of type "message", carry JSON-RPC messages; an event with empty
+ * data (a priming event) carries none.
+ */
+export function isMessageEvent(event: SseEvent): boolean {
+  return (event.event === undefined || event.event === "message") && event.data !== "";
+}

@@ -1,0 +1,154 @@
+/**
+ * The command line, read with `node:util` `parseArgs`: `mcpwire <command> <target> [arguments]
+ * [options]`. Options may come anywhere; everything after `--` is an argument, never an option.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ProtocolChoice } from "../client/era-negotiation.js";
+import { LEGACY_REVISIONS, MODERN_REVISIONS } from "../protocol/revisions.js";
+import { MAX_TIMER_MS } from "../transport/limits.js";
+import { UsageError } from "./usage.js";
+
+export const COMMANDS = ["tools", "call", "resources", "read", "prompts", "prompt", "ping", "info"] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+/** What each command takes after the target: its named operands, and whether more may follow. */
+const OPERANDS: Record<CommandName, { names: readonly string[]; rest: boolean }> = {
+  tools: { names: [], rest: false },
+  call: { names: ["<tool>"], rest: true },
+  resources: { names: [], rest: false },
+  read: { names: ["<uri>"], rest: false },
+  prompts: { names: [], rest: false },
+  prompt: { names: ["<name>"], rest: true },
+  ping: { names: [], rest: false },
+  info: { names: [], rest: false },
+};
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  config: { type: "string" },
+  header: { type: "string", multiple: true },
+  timeout: { type: "string" },
+  "env-allow": { type: "string", multiple: true },
+  protocol: { type: "string" },
+  verbose: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const satisfies ParseArgsConfig["options"];
+
+export interface CliOptions {
+  json: boolean;
+  verbose: boolean;
+  configFile?: string;
+  /** Parsed `--header` values, in order. */
+  headers: Record<string, string>;
+  timeoutMs?: number;
+  /** Names from every `--env-allow`, split on commas. */
+  envAllow: string[];
+  protocol?: ProtocolChoice;
+}
+
+export type Invocation =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "command"; command: CommandName; target: string; operands: string[]; options: CliOptions };
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An environment variable name as POSIX and Windows accept it. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function parseCommandLine(argv: readonly string[]): Invocation {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs names the option and what is wrong with it; its message is the useful part.
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+
+  const [command, target, ...operands] = positionals;
+  if (command === undefined) throw new UsageError("no command given");
+  if (!isCommand(command)) {
+    throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are ${COMMANDS.join(", ")}`);
+  }
+  if (target === undefined || target.trim() === "") {
+    throw new UsageError(`${command} needs a target: a URL, a server name from a config file, or a command line in quotes`);
+  }
+  const shape = OPERANDS[command];
+  if (operands.length < shape.names.length) {
+    throw new UsageError(`${command} needs ${shape.names.slice(operands.length).join(" ")} after the target`);
+  }
+  if (!shape.rest && operands.length > shape.names.length) {
+    const extra = operands.slice(shape.names.length);
+    throw new UsageError(
+      `${command} takes ${shape.names.length === 0 ? "nothing" : shape.names.join(" ")} after the target, got also ${extra.map((e) => JSON.stringify(e)).join(" ")}` +
+        "; to run a command line as the server, quote it as one argument",
+    );
+  }
+
+  return {
+    kind: "command",
+    command,
+    target: target.trim(),
+    operands,
+    options: {
+      json: values.json ?? false,
+      verbose: values.verbose ?? false,
+      configFile: values.config,
+      headers: parseHeaders(values.header ?? []),
+      timeoutMs: values.timeout === undefined ? undefined : parseDuration(values.timeout),
+      envAllow: parseEnvAllow(values["env-allow"] ?? []),
+      protocol: values.protocol === undefined ? undefined : parseProtocol(values.protocol),
+    },
+  };
+}
+
+function isCommand(value: string): value is CommandName {
+  return (COMMANDS as readonly string[]).includes(value);
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `5000`, `500ms`, `30s`, `2m` as milliseconds; a positive whole number of ms within Node's timer range. */
+export function parseDuration(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(text);
+  const ms = match ? Math.round(Number(match[1]) * UNIT_MS[match[2] ?? "ms"]!) : NaN;
+  if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS) {
+    throw new UsageError(`--timeout ${JSON.stringify(text)} is not a duration; give milliseconds (5000) or a number with ms, s or m (30s, 2m)`);
+  }
+  return ms;
+}
+
+/** `--header "Name: value"`, repeatable; a later header of the same name replaces an earlier one. */
+export function parseHeaders(values: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const colon = value.indexOf(":");
+    const name = colon < 0 ? "" : value.slice(0, colon).trim();
+    if (!HEADER_NAME.test(name)) {
+      throw new UsageError(`--header ${JSON.stringify(value)} is not "Name: value"`);
+    }
+    headers[name] = value.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** `--env-allow A,B --env-allow C` as [A, B, C]. */
+export function parseEnvAllow(values: readonly string[]): string[] {
+  const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter((name) => name !== "");
+  const bad = names.find((name) => !ENV_NAME.test(name));
+  if (bad !== undefined) throw new UsageError(`--env-allow: ${JSON.stringify(bad)} is not a variable name`);
+  return names;
+}
+
+const PROTOCOL_CHOICES: readonly string[] = ["auto", "legacy", "modern", ...LEGACY_REVISIONS, ...MODERN_REVISIONS];
+
+export function parseProtocol(text: string): ProtocolChoice {
+  if (!PROTOCOL_CHOICES.includes(text)) {
+    throw new UsageError(`--protocol ${JSON.stringify(text)} is not one of ${PROTOCOL_CHOICES.join(", ")}`);
+  }
+  return text as ProtocolChoice;
+}

@@ -1,0 +1,44 @@
+/** The help text, and the error for a command line that cannot be run as written. */
+
+/** The command line is wrong; exits with the usage code and a pointer to `--help`. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export const HELP = `mcpwire: talk to an MCP server from the command line
+
+Usage: mcpwire <command> <target> [arguments] [options]
+
+Commands:
+  tools                          list the server's tools
+  call <tool> [json | k=v ...]   call a tool with one JSON object or key=value pairs
+  resources                      list resources and resource templates
+  read <uri>                     read a resource
+  prompts                        list prompts
+  prompt <name> [k=v ...]        get a prompt, with its arguments as key=value pairs
+  ping                           check that the server answers
+  info                           server name and version, capabilities, protocol, transport
+
+Target:
+  a URL                          http(s)://... (Streamable HTTP), ws(s)://... (WebSocket)
+  a server name                  declared in a config file (--config, or found; see below)
+  a command line, quoted         "npx -y @modelcontextprotocol/server-everything" (run without a shell)
+
+Options:
+  --json                         print results as JSON, for scripts
+  --config <file>                the mcpServers config file to read server names from
+  --header "Name: value"         an HTTP header for URL targets (repeatable)
+  --timeout <duration>           deadline for connecting and for each request: 5000, 500ms, 30s, 2m (default 60s)
+  --env-allow <NAME,...>         let a server run as a command inherit these variables too (repeatable)
+  --protocol <choice>            auto, legacy, modern, or a revision such as 2025-06-18 (default auto)
+  -v, --verbose                  on failure, show the details and the server's stderr
+  -h, --help                     show this help
+  -V, --version                  show the version
+
+Config files, when --config is not given (first found wins): $MCPWIRE_CONFIG, then in the
+working directory mcp.json, .mcp.json, .vscode/mcp.json, .cursor/mcp.json, then ~/.cursor/mcp.json
+and the desktop host's claude_desktop_config.json.
+
+Exit codes: 0 ok, 1 the tool reported an error, 2 usage, 3 config, 4 unavailable, 5 timeout,
+6 disconnected, 7 protocol, 8 limit, 9 internal error, 130 interrupted.
+`;

@@ -1,0 +1,29 @@
+/**
+ * The result schemas, loaded on first connect rather than when mcpwire is imported.
+ *
+ * zod and the schemas built with it take about a hundred milliseconds to load; a program that
+ * imports mcpwire (a CLI printing its help, a server that may never connect) should not pay for
+ * them. `McpClient.connect()` awaits `loadSchemas()` before anything is validated, and every
+ * validation after that reads them synchronously through `schemas()`.
+ */
+import type * as CoreSchemas from "./schemas.js";
+import type * as ModernSchemas from "./modern-schemas.js";
+
+export type Schemas = typeof CoreSchemas & typeof ModernSchemas;
+
+let loaded: Schemas | undefined;
+let loading: Promise<Schemas> | undefined;
+
+export function loadSchemas(): Promise<Schemas> {
+  loading ??= Promise.all([import("./schemas.js"), import("./modern-schemas.js")]).then(([core, modern]) => {
+    loaded = { ...core, ...modern };
+    return loaded;
+  });
+  return loading;
+}
+
+/** The schemas, once `loadSchemas()` has resolved (every connect awaits it first). */
+export function schemas(): Schemas {
+  if (!loaded) throw new Error("mcpwire: a result was validated before the schemas were loaded; await client.connect() first");
+  return loaded;
+}

@@ -1,0 +1,159 @@
+/**
+ * What every HTTP transport (Streamable HTTP, the legacy HTTP+SSE) takes from its user and how
+ * it is checked: the endpoint URL, the headers (fixed, or computed per request), the `fetch` to
+ * use instead of `node:http`, and the redirect mode. Checked in the constructor, so a wrong
+ * option fails where it was written rather than at the first request.
+ */
+import { McpTransportError } from "../../errors.js";
+import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import type { RedirectMode } from "./endpoint-policy.js";
+import { FetchHttpClient } from "./fetch-http-client.js";
+import type { FetchLike, HttpClient } from "./http-client.js";
+import { NodeHttpClient } from "./node-http-client.js";
+import { messageTooLarge } from "../limits.js";
+
+/** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
+export type HeadersOption =
+  | Record<string, string>
+  | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/** The options every HTTP transport shares. */
+export interface HttpEndpointOptions {
+  /**
+   * Headers passed through on every HTTP request. A function is called for each request, so a
+   * token can rotate. The headers the transport owns (`Accept`, `Content-Type`, and the
+   * protocol's own) override these.
+   */
+  headers?: HeadersOption;
+  /**
+   * The `fetch` to use instead of the default keep-alive `node:http` client: for proxies, custom
+   * TLS, tests, or runtimes without `node:http`. It is called with `redirect: "manual"`.
+   */
+  fetch?: FetchLike;
+  /**
+   * Which redirects are followed. `"same-origin"`: a 307/308 to the same origin, or http to https
+   * on the same host; `"none"`: none. Any other redirect fails naming its target.
+   * @default "same-origin"
+   */
+  redirect?: RedirectMode;
+}
+
+/** The same options, checked, with their defaults. */
+export interface ResolvedHttpOptions {
+  redirect: RedirectMode;
+  fetch: FetchLike | undefined;
+  headers: HeadersOption;
+}
+
+/** Framing headers belong to the HTTP client, whatever the user's headers say. */
+const FRAMING_HEADERS = ["content-length", "transfer-encoding", "connection"];
+
+/**
+ * The endpoint as a URL: http or https, without credentials (they belong in `headers`, where
+ * they are never sent to another origin) and without a fragment.
+ */
+export function checkEndpointUrl(url: string | URL, transportName: string, example: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`${transportName}: ${JSON.stringify(String(url))} is not a URL; give the endpoint, e.g. "${example}"`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`${transportName}: the endpoint must be an http: or https: URL, got ${parsed.protocol}`);
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    throw new TypeError(`${transportName}: put credentials in the \`headers\` option, not in the URL`);
+  }
+  parsed.hash = "";
+  return parsed;
+}
+
+/** Checks the shared options and applies their defaults; a wrong one is a TypeError naming it. */
+export function resolveHttpOptions(options: HttpEndpointOptions, transportName: string): ResolvedHttpOptions {
+  const redirect = options.redirect ?? "same-origin";
+  if (redirect !== "same-origin" && redirect !== "none") {
+    throw new TypeError(`${transportName}: "redirect" must be "same-origin" or "none", got ${String(redirect)}`);
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== "function") {
+    throw new TypeError(`${transportName}: "fetch" must be a function, got a ${typeof options.fetch}`);
+  }
+  const headers = options.headers ?? {};
+  if (typeof headers !== "function") checkHeaders(headers, `${transportName}: "headers"`, (message) => new TypeError(message));
+  return { redirect, fetch: options.fetch, headers };
+}
+
+/** The HTTP client of one connection: the user's `fetch`, or a keep-alive `node:http` client of its own. */
+export function httpClientFor(options: ResolvedHttpOptions): HttpClient {
+  return options.fetch ? new FetchHttpClient(options.fetch) : new NodeHttpClient();
+}
+
+/** Header names are HTTP tokens and values have no line breaks; names come back in lower case. */
+export function checkHeaders(
+  headers: unknown,
+  where: string,
+  failure: (message: string) => Error,
+): Record<string, string> {
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
+    throw failure(`${where} must be an object of header names to string values`);
+  }
+  const checked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw failure(`${where}: ${JSON.stringify(name)} is not a valid header name`);
+    if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
+      throw failure(`${where}: the value of "${name}" must be a string without line breaks`);
+    }
+    checked[name.toLowerCase()] = value;
+  }
+  return checked;
+}
+
+/** The headers of one request, and the names of the user's own (dropped on a change of origin). */
+export interface RequestHeaders {
+  headers: Record<string, string>;
+  userHeaders: string[];
+}
+
+/**
+ * The headers of one request: the user's, then the message's own (`Mcp-Method`...), then the
+ * transport's, which win. A headers function that throws or returns something unusable fails
+ * the request, never the process.
+ */
+export async function requestHeaders(
+  option: HeadersOption,
+  own: Record<string, string>,
+  messageHeaders?: Record<string, string>,
+): Promise<RequestHeaders> {
+  const user = await userHeaders(option);
+  const headers: Record<string, string> = { ...user };
+  for (const name of FRAMING_HEADERS) delete headers[name];
+  if (messageHeaders) {
+    for (const [name, value] of Object.entries(messageHeaders)) headers[name.toLowerCase()] = value;
+  }
+  Object.assign(headers, own);
+  return { headers, userHeaders: Object.keys(user) };
+}
+
+async function userHeaders(option: HeadersOption): Promise<Record<string, string>> {
+  if (typeof option !== "function") return checkHeaders(option, "headers", (message) => new TypeError(message));
+  let given: unknown;
+  try {
+    given = await option();
+  } catch (cause) {
+    throw new McpTransportError("UNAVAILABLE", `the headers function failed`, { cause });
+  }
+  return checkHeaders(given, "the headers function's result", (message) => new McpTransportError("PROTOCOL", `${message}`));
+}
+
+/** LIMIT for a message to send past `maxBytes` (measured only when its length makes it possible). */
+export function checkOutgoingSize(text: string, maxBytes: number, transportName: string): void {
+  if (text.length * 3 > maxBytes && Buffer.byteLength(text, "utf8") > maxBytes) {
+    throw messageTooLarge(maxBytes, "sent", transportName);
+  }
+}
+
+/** What a message is, for error messages: `request "tools/call"`, `notification "..."`, "a response". */
+export function whatOf(message: JsonRpcMessage): string {
+  if ("method" in message) return `${"id" in message ? "request" : "notification"} "${message.method}"`;
+  return "a response";
+}

@@ -1,0 +1,305 @@
+/**
+ * One connection of the legacy HTTP+SSE transport (MCP revision 2024-11-05, basic/transports).
+ *
+ * The GET stream is the connection. The server names, in an `endpoint` event, where the client
+ * posts its messages; everything the server sends (replies, requests, notifications) comes back
+ * as `message` events on the stream. When the stream ends or drops, the connection is over: the
+ * server's state went with it, so nothing continues on a new endpoint. A new `open()` makes a new
+ * stream, a new endpoint and a new session, which the client initializes again.
+ *
+ * Deadlines:
+ * - the `endpoint` event, and the GET before it: the connection's `timeoutMs`; past it, TIMEOUT;
+ * - each POST must be accepted within the connection's `timeoutMs` too (a legacy server answers
+ *   202 at once and replies on the stream), so that a server that never answers a POST cannot
+ *   hold a notification forever;
+ * - replies: `readTimeoutMs` of silence on the stream while a request waits fails it (TIMEOUT).
+ */
+import { McpTransportError } from "../errors.js";
+import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { abortReason } from "./common/abort.js";
+import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, exchange, statusFailure } from "./common/endpoint-policy.js";
+import type { HttpClient, HttpResponse } from "./common/http-client.js";
+import { checkOutgoingSize, requestHeaders, whatOf, type ResolvedHttpOptions } from "./common/http-options.js";
+import { ReadStallWatch } from "./common/read-stall.js";
+import { isMessageEvent, readSse, type SseEvent } from "./common/sse-reader.js";
+import type { Limits } from "./limits.js";
+import type { ConnectionEvents, McpConnection, SendContext } from "./transport.js";
+
+export const SSE_KIND = "sse";
+
+const STREAM = "the SSE stream";
+const ENDPOINT_EVENT = "endpoint";
+
+type State = "opening" | "open" | "closing" | "ended";
+
+export class SseConnection implements McpConnection {
+  private state: State = "opening";
+  /** Where messages are posted, from the server's `endpoint` event. */
+  private endpoint: URL | undefined;
+  /** Aborts the GET stream (and the opening). */
+  private readonly stream = new AbortController();
+  /** The POST of each request still being sent, so that abandoning it aborts it. */
+  private readonly posts = new Map<RequestId, AbortController>();
+  private readonly controllers = new Set<AbortController>();
+  private readonly stall: ReadStallWatch;
+  private reading: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  /** Settles the opening: the endpoint arrived, or the stream ended first. */
+  private opened: { resolve(): void; reject(error: unknown): void } | undefined;
+
+  constructor(
+    private readonly url: URL,
+    private readonly options: ResolvedHttpOptions,
+    private readonly events: ConnectionEvents,
+    private readonly limits: Limits,
+    private readonly client: HttpClient,
+  ) {
+    this.stall = new ReadStallWatch(limits.readTimeoutMs, STREAM, (id, error) => {
+      if (this.state === "open") this.events.requestFailed(id, error);
+    });
+  }
+
+  /** The URL messages are posted to (known once open). */
+  get messageEndpoint(): URL | undefined {
+    return this.endpoint;
+  }
+
+  /**
+   * Opens the GET stream and waits for the `endpoint` event, within `timeoutMs` and `signal`.
+   * On failure everything is released before it rejects; no `closed` event is sent.
+   */
+  async start(signal: AbortSignal | undefined): Promise<void> {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      this.stream.abort();
+    }, this.limits.timeoutMs);
+    const onAbort = () => this.stream.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const ready = new Promise<void>((resolve, reject) => (this.opened = { resolve, reject }));
+      // Observed below; the stream may end before the GET settles.
+      ready.catch(() => {});
+      const { response, base } = await this.openStream();
+      this.reading = this.read(response, base);
+      await ready;
+    } catch (error) {
+      await this.release();
+      if (signal?.aborted) throw abortReason(signal);
+      if (timedOut) {
+        throw new McpTransportError(
+          "TIMEOUT",
+          `${STREAM} sent no endpoint event within ${this.limits.timeoutMs} ms (timeoutMs): it is not a legacy HTTP+SSE endpoint, or the server is stuck`,
+          { timeoutMs: this.limits.timeoutMs, cause: error },
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      this.opened = undefined;
+    }
+  }
+
+  async send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
+    const endpoint = this.endpoint;
+    if (this.state !== "open" || !endpoint) throw new McpTransportError("DISCONNECTED", `the connection is closed`);
+    const text = serializeMessage(message);
+    checkOutgoingSize(text, this.limits.maxMessageBytes, SSE_KIND);
+    const id = "method" in message && "id" in message ? message.id : undefined;
+    const what = whatOf(message);
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    if (id !== undefined) {
+      this.posts.get(id)?.abort();
+      this.posts.set(id, controller);
+      // Before the POST: the reply may come on the stream before the POST is answered.
+      this.stall.sent(message, context?.longLived ?? false);
+    }
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.limits.timeoutMs);
+    try {
+      const { headers, userHeaders } = await requestHeaders(this.options.headers, { "content-type": JSON_MEDIA_TYPE }, context?.headers);
+      const { response } = await exchange(
+        this.client,
+        { method: "POST", url: endpoint, headers, body: text, signal: controller.signal },
+        { redirect: this.options.redirect, userHeaders, what },
+      );
+      const failure = await statusFailure(response, { what });
+      if (failure) throw failure;
+      // Accepted (202, or any 2xx): the reply comes on the stream, whatever this body says.
+      response.discard();
+    } catch (error) {
+      if (id !== undefined) this.stall.forget(id);
+      if (timedOut) {
+        throw new McpTransportError(
+          "TIMEOUT",
+          `the endpoint did not accept ${what} within ${this.limits.timeoutMs} ms (timeoutMs)`,
+          { timeoutMs: this.limits.timeoutMs, cause: error },
+        );
+      }
+      if (controller.signal.aborted && this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection closed while ${what} was sent`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      this.controllers.delete(controller);
+      if (id !== undefined && this.posts.get(id) === controller) this.posts.delete(id);
+    }
+  }
+
+  /** Stops sending the request if its POST is still on its way; the server has not been told. */
+  abandon(id: RequestId): boolean {
+    this.posts.get(id)?.abort();
+    this.stall.forget(id);
+    return false;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  // --- The stream
+
+  private async openStream(): Promise<{ response: HttpResponse; base: URL }> {
+    const { headers, userHeaders } = await requestHeaders(this.options.headers, { accept: SSE_MEDIA_TYPE });
+    const { response, url } = await exchange(
+      this.client,
+      { method: "GET", url: this.url, headers, signal: this.stream.signal },
+      { redirect: this.options.redirect, userHeaders, what: STREAM },
+    );
+    const failure = await statusFailure(response, { what: `the request for ${STREAM}` });
+    if (failure) throw failure;
+    try {
+      checkContentType(response, [SSE_MEDIA_TYPE], { what: `the request for ${STREAM}` });
+    } catch (error) {
+      response.discard();
+      throw error;
+    }
+    // A relative endpoint is resolved against the URL that answered (after redirects).
+    return { response, base: url };
+  }
+
+  private async read(response: HttpResponse, base: URL): Promise<void> {
+    let ending: McpTransportError;
+    try {
+      await readSse(response.body, {
+        maxEventBytes: this.limits.maxMessageBytes,
+        transportName: SSE_KIND,
+        onActivity: () => this.stall.activity(),
+        onEvent: (event) => this.onEvent(event, base),
+      });
+      ending = dropped(`the server ended ${STREAM}`);
+    } catch (error) {
+      ending = error instanceof McpTransportError ? error : dropped(`${STREAM} was lost`, error);
+    } finally {
+      response.discard();
+    }
+    this.streamEnded(ending);
+  }
+
+  private onEvent(event: SseEvent, base: URL): void {
+    if (event.event === ENDPOINT_EVENT) return this.onEndpoint(event.data, base);
+    if (!isMessageEvent(event)) return; // other event types are not MCP's
+    if (!this.endpoint) {
+      throw new McpTransportError("PROTOCOL", `the server sent a message on ${STREAM} before its endpoint event`);
+    }
+    // Not JSON-RPC: the message is lost to everyone, so the connection fails closed.
+    const message = parseMessage(event.data);
+    this.stall.received(message);
+    if (this.state === "open") this.events.message(message);
+  }
+
+  private onEndpoint(data: string, base: URL): void {
+    const target = resolveEndpoint(data, base);
+    if (this.endpoint) {
+      if (target.href === this.endpoint.href) return;
+      // The server's state is tied to the endpoint it gave: a new one means a new session.
+      throw new McpTransportError(
+        "PROTOCOL",
+        `the server named a second, different message endpoint on ${STREAM}; reconnect to start a new session`,
+      );
+    }
+    this.endpoint = target;
+    if (this.state === "opening") this.state = "open";
+    this.opened?.resolve();
+  }
+
+  private streamEnded(error: McpTransportError): void {
+    if (this.opened) {
+      this.opened.reject(
+        error.reason === "DISCONNECTED" && !this.endpoint
+          ? dropped(`${STREAM} ended before the server sent its endpoint event`, error)
+          : error,
+      );
+    }
+    this.endWith(error);
+  }
+
+  // --- Ending
+
+  /** The connection ends on its own (the stream ended, or sent what cannot be read). */
+  private endWith(error: McpTransportError): void {
+    if (this.state !== "open") return;
+    this.state = "ended";
+    void this.release();
+    this.events.closed({ error });
+  }
+
+  /** Aborts the stream and every POST, and releases the sockets. */
+  private async release(): Promise<void> {
+    if (this.state === "opening") this.state = "ended";
+    this.stream.abort();
+    for (const controller of this.controllers) controller.abort();
+    this.controllers.clear();
+    this.posts.clear();
+    this.stall.stop();
+    await this.client.close();
+    await this.reading;
+  }
+
+  private async closeOnce(): Promise<void> {
+    const wasOpen = this.state === "open";
+    if (wasOpen) this.state = "closing";
+    await this.release();
+    if (wasOpen) {
+      this.state = "ended";
+      this.events.closed({});
+    }
+  }
+}
+
+/**
+ * The message endpoint of an `endpoint` event, resolved against the stream's URL. It must be on
+ * the stream's origin: a server (or whoever wrote into its stream) cannot send the client's
+ * messages, and the headers that go with them, anywhere else.
+ */
+export function resolveEndpoint(data: string, base: URL): URL {
+  const text = data.trim();
+  let target: URL | undefined;
+  try {
+    target = text === "" ? undefined : new URL(text, base);
+  } catch {
+    target = undefined;
+  }
+  if (!target) throw new McpTransportError("PROTOCOL", `the server's endpoint event does not hold a URL`);
+  if (target.origin !== base.origin) {
+    throw new McpTransportError(
+      "PROTOCOL",
+      `the server named a message endpoint on another origin (${target.origin}), which is refused: ` +
+        `messages are only posted to the origin of ${STREAM} (${base.origin})`,
+    );
+  }
+  if (target.username !== "" || target.password !== "") {
+    throw new McpTransportError("PROTOCOL", `the server named a message endpoint with credentials in its URL, which is refused`);
+  }
+  target.hash = "";
+  return target;
+}
+
+function dropped(message: string, cause?: unknown): McpTransportError {
+  return new McpTransportError("DISCONNECTED", message, cause === undefined ? {} : { cause });
+}

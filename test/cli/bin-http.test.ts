@@ -1,0 +1,96 @@
+/**
+ * The real `mcpwire` bin against Streamable HTTP servers run in this process on 127.0.0.1: the
+ * contract server (the official SDK's server transport) and a scripted endpoint that records
+ * the headers it receives.
+ */
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ExitCode } from "../../src/cli/exit-codes.js";
+import { startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
+import { startHttpContractServer, type HttpContractServer } from "../fixtures/http-contract-server.js";
+import { runBin } from "./helpers.js";
+
+let server: HttpContractServer;
+let endpoint: ScriptedEndpoint;
+
+beforeAll(async () => {
+  server = await startHttpContractServer({ replies: "sse", stateful: true });
+  endpoint = await startEndpoint();
+});
+
+afterAll(async () => {
+  await Promise.all([server?.close(), endpoint?.close()]);
+});
+
+/** A port on 127.0.0.1 where nothing listens. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe("mcpwire over Streamable HTTP", () => {
+  it("tools and call reach the server by URL", async () => {
+    const tools = await runBin(["tools", server.url]);
+    expect(tools.code).toBe(ExitCode.OK);
+    expect(tools.stdout).toMatch(/^echo +text: string$/m);
+
+    const call = await runBin(["call", server.url, "echo", "text=over http"]);
+    expect(call).toEqual({ code: ExitCode.OK, stdout: "over http\n", stderr: "" });
+  });
+
+  it("info --json names the transport chosen and the revision negotiated", async () => {
+    const { code, stdout } = await runBin(["info", server.url, "--json"]);
+    expect(code).toBe(ExitCode.OK);
+    expect(JSON.parse(stdout)).toMatchObject({
+      serverInfo: { name: "contract-server" },
+      transport: "streamable-http",
+      era: "legacy",
+      protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+  });
+
+  it("the session is ended when the command is done", async () => {
+    await runBin(["ping", server.url]);
+    await expect.poll(() => server.sessions, { timeout: 10_000 }).toBe(0);
+  });
+
+  it("progress of a long call is not drawn when stderr is not a terminal", async () => {
+    const { code, stdout, stderr } = await runBin(["call", server.url, "progress", "steps=3", "ms=20"]);
+    expect({ code, stdout, stderr }).toEqual({ code: ExitCode.OK, stdout: "done 3\n", stderr: "" });
+  });
+
+  it("--header is sent with every request", async () => {
+    const before = endpoint.requests.length;
+    const { code, stdout } = await runBin(["call", endpoint.url, "echo", "text=hi", "--header", "Authorization: Bearer s3cret", "--header", "X-Team: blue"]);
+    expect(code).toBe(ExitCode.OK);
+    expect(stdout).toBe("hi\n");
+    const seen = endpoint.requests.slice(before);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const request of seen) expect(request.headers).toMatchObject({ authorization: "Bearer s3cret", "x-team": "blue" });
+  });
+
+  it("a refused port: UNAVAILABLE, one line", async () => {
+    const { code, stdout, stderr } = await runBin(["ping", `http://127.0.0.1:${await closedPort()}/mcp`]);
+    expect(code).toBe(ExitCode.UNAVAILABLE);
+    expect(stdout).toBe("");
+    expect(stderr.split("\n")).toHaveLength(2);
+    expect(stderr).toMatch(/^mcpwire: .*could not be reached/);
+  });
+
+  it("--verbose names the target and the cause of a refused connection", async () => {
+    const { code, stderr } = await runBin(["ping", `http://127.0.0.1:${await closedPort()}/mcp`, "--verbose"]);
+    expect(code).toBe(ExitCode.UNAVAILABLE);
+    expect(stderr).toMatch(/^mcpwire: target: http endpoint http:\/\/127\.0\.0\.1:\d+\/mcp$/m);
+    expect(stderr).toMatch(/^ {2}reason: UNAVAILABLE$/m);
+    expect(stderr).toMatch(/ECONNREFUSED/);
+  });
+
+  it("--env-allow with a URL is a usage error", async () => {
+    const { code, stderr } = await runBin(["ping", server.url, "--env-allow", "HOME"]);
+    expect(code).toBe(ExitCode.USAGE);
+    expect(stderr).toMatch(/--env-allow applies to servers run as a command; this target is the http endpoint/);
+  });
+});

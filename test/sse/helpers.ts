@@ -1,0 +1,62 @@
+/** Shared by the legacy SSE tests: clients, sessions and endpoints closed after each test. */
+import net from "node:net";
+import { afterEach, expect } from "vitest";
+import { McpClient, type ClientOptions } from "../../src/client/client.js";
+import { McpTransportError } from "../../src/errors.js";
+import type { TransportSession } from "../../src/session/session.js";
+import type { McpTransport } from "../../src/transport/transport.js";
+
+const clients: McpClient[] = [];
+const sessions: TransportSession[] = [];
+const endpoints: { close(): Promise<void> }[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(sessions.splice(0).map((session) => session.close()));
+  await Promise.all(endpoints.splice(0).map((endpoint) => endpoint.close()));
+});
+
+/** Closes `endpoint` after the test. */
+export function owned<T extends { close(): Promise<void> }>(endpoint: T): T {
+  endpoints.push(endpoint);
+  return endpoint;
+}
+
+/** Closes `session` after the test. */
+export function ownedSession<T extends TransportSession>(session: T): T {
+  sessions.push(session);
+  return session;
+}
+
+/** A client over `transport`, closed after the test. */
+export async function connectWith(transport: McpTransport, options: ClientOptions = {}): Promise<McpClient> {
+  const client = await McpClient.connect(transport, { timeoutMs: 20_000, ...options });
+  clients.push(client);
+  return client;
+}
+
+/** Closes `client` after the test. */
+export function ownedClient(client: McpClient): McpClient {
+  clients.push(client);
+  return client;
+}
+
+export async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
+  const error = await promise.then(
+    () => {
+      throw new Error("expected a failure, got a result");
+    },
+    (error: unknown) => error,
+  );
+  expect(error).toBeInstanceOf(McpTransportError);
+  return error as McpTransportError;
+}
+
+/** A port on 127.0.0.1 where nothing listens. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
