@@ -4,7 +4,8 @@
  * (started here), and in-memory. Then a scripted transport answers the same calls, as a test
  * would. Nothing is left running at the end.
  */
-import { McpClient, RecordingTransport, connect, type CallToolResult, type ConnectTarget, type McpServerConfig } from "../src/index.js";
+import type { McpClient} from "../src/index.js";
+import { RecordingTransport, connect, type CallToolResult, type ConnectTarget, type McpServerConfig } from "../src/index.js";
 import { createHandbookServer } from "./server/handbook-server.js";
 import { startHandbookHttpServer } from "./server/http.js";
 
