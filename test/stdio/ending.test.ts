@@ -133,7 +133,7 @@ describe("children die with their parent", () => {
   async function runParent(mode: string, signal?: NodeJS.Signals) {
     const parent = spawn(process.execPath, ["--import", "tsx", `${FIXTURES}stdio-parent.ts`, mode], {
       cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
     cleanup.trackPid(parent.pid);
     let stderr = "";
@@ -149,6 +149,7 @@ describe("children die with their parent", () => {
     for (const pid of Object.values(pids)) cleanup.trackPid(pid);
     for (const pid of Object.values(pids)) expect(isRunning(pid)).toBe(true);
     if (signal) parent.kill(signal);
+    else parent.stdin.write("go\n");
     return { pids, ending: await ended };
   }
 
