@@ -2,6 +2,7 @@
 // a keep-alive agent for HTTP (JSON or a minimal SSE read). What any client must at least spend.
 import { spawn } from "node:child_process";
 import http from "node:http";
+import { onLines } from "../servers/line-reader.mjs";
 
 export async function load() {
   return { connect: (target) => (target.command ? stdio(target) : httpClient(target.url)) };
@@ -11,17 +12,10 @@ function stdio({ command, args }) {
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
   const pending = new Map();
   let nextId = 1;
-  let buffer = "";
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk) => {
-    buffer += chunk;
-    let newline;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const message = JSON.parse(buffer.slice(0, newline));
-      buffer = buffer.slice(newline + 1);
-      pending.get(message.id)?.(message);
-      pending.delete(message.id);
-    }
+  onLines(child.stdout, (line) => {
+    const message = JSON.parse(line);
+    pending.get(message.id)?.(message);
+    pending.delete(message.id);
   });
   const request = (method, params) =>
     new Promise((resolve) => {

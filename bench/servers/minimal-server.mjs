@@ -6,6 +6,7 @@
 //   node bench/servers/minimal-server.mjs http-json <port>   (JSON replies)
 //   node bench/servers/minimal-server.mjs http-sse <port>    (SSE replies)
 import { createServer } from "node:http";
+import { onLines } from "./line-reader.mjs";
 
 const TOOLS = [
   { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
@@ -41,18 +42,9 @@ function answer(message) {
 const mode = process.argv[2];
 
 if (mode === "stdio") {
-  let pending = "";
-  process.stdin.setEncoding("utf8");
-  process.stdin.on("data", (chunk) => {
-    pending += chunk;
-    let newline;
-    while ((newline = pending.indexOf("\n")) >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      if (line.trim() === "") continue;
-      const reply = answer(JSON.parse(line));
-      if (reply) process.stdout.write(JSON.stringify(reply) + "\n");
-    }
+  onLines(process.stdin, (line) => {
+    const reply = answer(JSON.parse(line));
+    if (reply) process.stdout.write(JSON.stringify(reply) + "\n");
   });
   process.stdin.on("end", () => process.exit(0));
 } else if (mode === "http-json" || mode === "http-sse") {

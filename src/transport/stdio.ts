@@ -32,7 +32,7 @@ import {
 import { ReadStallWatch } from "./common/read-stall.js";
 import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from "./common/stderr-tail.js";
 import { MAX_TIMER_MS, describeValue, messageTooLarge, type Limits } from "./limits.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "./transport.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
 
 export { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS } from "./common/process-tree.js";
 export { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES } from "./common/stderr-tail.js";
@@ -357,7 +357,7 @@ class StdioConnection implements McpConnection {
     child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
+  send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
     if (this.phase !== "open") return Promise.reject(this.notOpen());
     const text = serializeMessage(message);
     // UTF-8 takes at most 3 bytes per UTF-16 unit, so short messages need no exact count.
@@ -366,8 +366,11 @@ class StdioConnection implements McpConnection {
     }
     const stdin = this.tree.child.stdin;
     if (!stdin || !stdin.writable) return Promise.reject(this.notOpen());
-    if (!this.sentBeforeFirstByte) this.stall.sent(message);
-    else if ("id" in message && "method" in message) this.sentBeforeFirstByte.push(message);
+    // A long-lived request (subscriptions/listen) waits for no answer: the read-stall ceiling skips it.
+    if (!context?.longLived) {
+      if (!this.sentBeforeFirstByte) this.stall.sent(message);
+      else if ("id" in message && "method" in message) this.sentBeforeFirstByte.push(message);
+    }
     let flushed: boolean;
     try {
       // JSON.stringify escapes newlines inside strings, so the message is one line.

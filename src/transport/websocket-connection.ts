@@ -17,7 +17,7 @@ import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } f
 import { PingKeepAlive, type KeepAliveSettings } from "./common/ping-keepalive.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { messageTooLarge, type Limits } from "./limits.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection } from "./transport.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, SendContext } from "./transport.js";
 
 /** Close codes (RFC 6455 section 7.4.1). */
 const CLOSE_NORMAL = 1000;
@@ -92,7 +92,7 @@ export class WebSocketConnection implements McpConnection {
     this.keepAlive.start();
   }
 
-  send(message: JsonRpcMessage): Promise<void> {
+  send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
     if (this.closing || this.socket.readyState !== OPEN) return Promise.reject(this.notOpen());
     const text = serializeMessage(message);
     const limit = this.limits.maxMessageBytes;
@@ -117,7 +117,7 @@ export class WebSocketConnection implements McpConnection {
         fail(new McpTransportError("DISCONNECTED", `the message could not be written to ${PEER}`, { cause }));
         return;
       }
-      this.stall.sent(message);
+      this.stall.sent(message, context?.longLived);
     });
   }
 
