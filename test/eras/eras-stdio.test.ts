@@ -29,6 +29,19 @@ describe.each(servers)("stdio, $name", ({ command, era, revision }) => {
   });
 });
 
+describe("modern era over stdio: subscriptions/listen", () => {
+  it("keeps a listen stream open past readTimeoutMs and delivers list changes to the usual listener", async () => {
+    await using client = await connect(`"${node}" --import tsx test/fixtures/modern-server.ts stdio`, { readTimeoutMs: 400 });
+    const changes: string[] = [];
+    client.onToolsListChanged(() => changes.push("tools"));
+    expect(await client.listen({ toolsListChanged: true })).toEqual({ toolsListChanged: true });
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    await client.callTool("add_tool", { name: "fresh" });
+    await expect.poll(() => changes, { timeout: 5_000 }).toEqual(["tools"]);
+    expect((await client.listTools()).map((tool) => tool.name)).toContain("fresh");
+  });
+});
+
 describe("the stdio era probe", () => {
   const fixture = (mode: string) => `"${node}" test/fixtures/era-stdio-server.mjs ${mode}`;
   const seen = () => {
