@@ -7,7 +7,8 @@
  */
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient, McpTransportError, type ClientOptions, type McpTransport } from "../../src/index.js";
+import { McpClient, type ClientOptions, type McpTransport } from "../../src/index.js";
+import { failure } from "../helpers/failure.js";
 
 export interface ContractTarget {
   /** Shown in test titles: "stdio", "memory", "streamable-http (json)". */
@@ -40,17 +41,6 @@ export function runContractSuite(target: ContractTarget): void {
     afterEach(async () => {
       await Promise.all(open.splice(0).map((client) => client.close()));
     });
-
-    async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
-      const error = await promise.then(
-        () => {
-          throw new Error("expected a failure, got a result");
-        },
-        (error: unknown) => error,
-      );
-      expect(error).toBeInstanceOf(McpTransportError);
-      return error as McpTransportError;
-    }
 
     it("makes a round trip: handshake, list, call", async () => {
       const client = await connect();

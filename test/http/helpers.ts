@@ -1,9 +1,9 @@
 /** Shared by the HTTP tests: a client over Streamable HTTP that is closed after each test. */
-import { afterEach, expect } from "vitest";
+import { afterEach } from "vitest";
 import { McpClient, type ClientOptions } from "../../src/client/client.js";
-import { McpTransportError } from "../../src/errors.js";
 import { StreamableHttpTransport, type StreamableHttpOptions } from "../../src/transport/streamable-http.js";
 import type { ScriptedEndpoint } from "../fixtures/http-endpoint.js";
+export { failure } from "../helpers/failure.js";
 
 const clients: McpClient[] = [];
 const endpoints: ScriptedEndpoint[] = [];
@@ -33,13 +33,3 @@ export async function connectHttp(
   return client;
 }
 
-export async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure, got a result");
-    },
-    (error: unknown) => error,
-  );
-  expect(error).toBeInstanceOf(McpTransportError);
-  return error as McpTransportError;
-}

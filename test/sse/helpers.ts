@@ -1,10 +1,10 @@
 /** Shared by the legacy SSE tests: clients, sessions and endpoints closed after each test. */
 import net from "node:net";
-import { afterEach, expect } from "vitest";
+import { afterEach } from "vitest";
 import { McpClient, type ClientOptions } from "../../src/client/client.js";
-import { McpTransportError } from "../../src/errors.js";
 import type { TransportSession } from "../../src/session/session.js";
 import type { McpTransport } from "../../src/transport/transport.js";
+export { failure } from "../helpers/failure.js";
 
 const clients: McpClient[] = [];
 const sessions: TransportSession[] = [];
@@ -39,17 +39,6 @@ export async function connectWith(transport: McpTransport, options: ClientOption
 export function ownedClient(client: McpClient): McpClient {
   clients.push(client);
   return client;
-}
-
-export async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure, got a result");
-    },
-    (error: unknown) => error,
-  );
-  expect(error).toBeInstanceOf(McpTransportError);
-  return error as McpTransportError;
 }
 
 /** A port on 127.0.0.1 where nothing listens. */

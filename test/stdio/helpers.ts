@@ -4,8 +4,9 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterEach, expect } from "vitest";
-import { McpClient, McpTransportError, StdioTransport, type ClientOptions, type StdioTransportOptions } from "../../src/index.js";
+import { afterEach } from "vitest";
+import { McpClient, StdioTransport, type ClientOptions, type StdioTransportOptions } from "../../src/index.js";
+export { failure } from "../helpers/failure.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -115,18 +116,6 @@ export async function eventually(check: () => boolean, timeoutMs = 15_000): Prom
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** The failure of `promise`, which must be an McpTransportError. */
-export async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure, got a result");
-    },
-    (error: unknown) => error,
-  );
-  expect(error).toBeInstanceOf(McpTransportError);
-  return error as McpTransportError;
 }
 
 /** The text of the first content block of a tool result. */

@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { McpClient, McpTransportError, RecordingTransport, TransportSession, connect } from "../../src/index.js";
+import { failure } from "../helpers/failure.js";
 
 const packageVersion = (await import("../../package.json", { with: { type: "json" } })).default.version;
-
-async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpTransportError);
-  return error as McpTransportError;
-}
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
 

@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { McpTransportError, RecordingTransport, connect } from "../../src/index.js";
 import { encodeHeaderValue, headerParamsOf, modernHeaders } from "../../src/client/modern-headers.js";
+import { failure } from "../helpers/failure.js";
 
 const tool = (name: string, properties: Record<string, unknown> = {}) => ({ name, inputSchema: { type: "object", properties } });
 const meta = (message: { params?: Record<string, unknown> }) => message.params?._meta as Record<string, unknown>;
-
-async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpTransportError);
-  return error as McpTransportError;
-}
 
 describe("the modern era (2026-07-28)", () => {
   it("sends no handshake and carries revision, capabilities and identity in every request's _meta", async () => {

@@ -8,6 +8,7 @@ import {
   type JsonRpcMessage,
   type MemoryServerEnd,
 } from "../../src/index.js";
+import { failure } from "../helpers/failure.js";
 
 const sessions: TransportSession[] = [];
 afterEach(async () => {
@@ -40,17 +41,6 @@ async function manualPair(options = {}) {
 
 function reply(server: MemoryServerEnd, message: Record<string, unknown>) {
   return server.send({ jsonrpc: "2.0", ...message });
-}
-
-async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpTransportError);
-  return error as McpTransportError;
 }
 
 describe("TransportSession: ids and matching", () => {

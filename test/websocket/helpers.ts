@@ -1,8 +1,8 @@
 /** Helpers for the WebSocket transport's own tests: a raw connection with its events recorded. */
-import { expect } from "vitest";
+import type {
+  McpTransportError} from "../../src/index.js";
 import {
   DEFAULT_LIMITS,
-  McpTransportError,
   type ConnectionEnding,
   type JsonRpcMessage,
   type Limits,
@@ -10,6 +10,7 @@ import {
   type McpTransport,
   type RequestId,
 } from "../../src/index.js";
+export { failure, rejection } from "../helpers/failure.js";
 
 export interface RawConnection {
   connection: McpConnection;
@@ -44,28 +45,6 @@ export async function openRaw(
     { limits: { ...DEFAULT_LIMITS, ...limits }, signal },
   );
   return { connection, messages, failedRequests, endings, ended };
-}
-
-/** The rejection of `promise`, which must be an `McpTransportError`. */
-export async function failure(promise: Promise<unknown>): Promise<McpTransportError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure, got a result");
-    },
-    (error: unknown) => error,
-  );
-  expect(error).toBeInstanceOf(McpTransportError);
-  return error as McpTransportError;
-}
-
-/** The rejection of `promise`, whatever it is. */
-export async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected a rejection, got a result");
-    },
-    (error: unknown) => error,
-  );
 }
 
 /** Waits until `condition` holds, polling; the test's own timeout bounds the wait. */
