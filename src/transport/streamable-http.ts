@@ -336,7 +336,13 @@ class StreamableHttpConnection implements McpConnection {
       if (request.stopped || request.answered) return this.stop(request);
       if (isModernRevision(this.revision)) {
         // Revision 2026-07-28 streams are not resumable: the request is lost, and the client
-        // re-issues it with a new id (basic/transports/streamable-http, changelog item 9).
+        // re-issues it with a new id (basic/transports/streamable-http, changelog item 9) unless
+        // the server itself is gone, which ends the connection as a child's exit ends a stdio one.
+        if (!(await this.stillReachable())) {
+          const gone = droppedError(`the endpoint stopped answering while ${request.what} waited`);
+          this.endWith(gone);
+          throw gone;
+        }
         throw new McpTransportError("DISCONNECTED", `the reply stream of ${request.what} broke before its answer`, { streamBroken: true });
       }
       if (request.progress.lastEventId === undefined) {
@@ -491,6 +497,19 @@ class StreamableHttpConnection implements McpConnection {
 
   private reconnectDelay(progress: SseProgress, attempt: number): number {
     return progress.retryMs ?? backoffDelay(attempt, STREAM_RECONNECT_BACKOFF);
+  }
+
+  /** Whether the endpoint still answers at all (any HTTP status will do), asked with one GET. */
+  private async stillReachable(): Promise<boolean> {
+    const controller = this.newController();
+    try {
+      (await this.openGet(controller.signal, undefined, "a check that the endpoint is still there"))?.discard();
+      return true;
+    } catch (error) {
+      return !isUnreachable(error);
+    } finally {
+      this.controllers.delete(controller);
+    }
   }
 
   /**
