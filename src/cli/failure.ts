@@ -5,7 +5,7 @@
 import { ConfigError } from "../config/server-config.js";
 import { McpTransportError } from "../errors.js";
 import { ExitCode, exitCodeForReason, type ExitCodeValue } from "./exit-codes.js";
-import { forTerminal, oneLine, truncate } from "./render.js";
+import { forTerminal } from "./render.js";
 import { UsageError } from "./usage.js";
 
 export interface FailureReport {
@@ -26,8 +26,6 @@ export interface FailureContext {
   verbose: boolean;
 }
 
-/** The most of a server's own error text kept on the one line. */
-const MAX_SERVER_MESSAGE_CHARS = 300;
 
 export function describeFailure(error: unknown, context: FailureContext): FailureReport {
   if (context.interrupted) return { code: ExitCode.INTERRUPTED, line: "interrupted; the request was cancelled", details: [] };
@@ -46,10 +44,11 @@ export function describeFailure(error: unknown, context: FailureContext): Failur
 
 function describeTransportFailure(error: McpTransportError, context: FailureContext): FailureReport {
   let line = error.message;
-  // The server's own words, fenced off as such: often the only clue (an unknown tool, a bad argument).
-  if (error.serverMessage) line += `; the server said: ${JSON.stringify(truncate(oneLine(error.serverMessage), MAX_SERVER_MESSAGE_CHARS))}`;
+  // The one line is ours: the server's own words (often the clue to a bad argument) are shown,
+  // fenced off as such, only among the --verbose details.
   if (error.reason === "UNAVAILABLE" && context.notAServerNote) line += `; ${context.notAServerNote}`;
-  if (error.stderrTail && !context.verbose) line += " (--verbose shows the server's stderr)";
+  const more = [error.serverMessage ? "the server's message" : undefined, error.stderrTail ? "the server's stderr" : undefined].filter(Boolean);
+  if (more.length > 0 && !context.verbose) line += ` (--verbose shows ${more.join(" and ")})`;
   const details: string[] = [`reason: ${error.reason}`];
   const fields: [string, unknown][] = [
     ["JSON-RPC error code", error.code],

@@ -39,7 +39,7 @@ describe("describeFailure", () => {
     });
     const report = describeFailure(error, QUIET);
     expect(report.code).toBe(ExitCode.PROTOCOL);
-    expect(report.line).toBe('getPrompt "x" failed: the server answered with error -32602; the server said: "Prompt x not found"');
+    expect(report.line).toBe('getPrompt "x" failed: the server answered with error -32602 (--verbose shows the server\'s message)');
     expect(report.details).toContain("JSON-RPC error code: -32602");
   });
 
