@@ -3,12 +3,12 @@
  * contract server (the official SDK's server transport) and a scripted endpoint that records
  * the headers it receives.
  */
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 import { startHttpContractServer, type HttpContractServer } from "../fixtures/http-contract-server.js";
 import { runBin } from "./helpers.js";
+import { closedPort } from "../helpers/ports.js";
 
 let server: HttpContractServer;
 let endpoint: ScriptedEndpoint;
@@ -21,15 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([server?.close(), endpoint?.close()]);
 });
-
-/** A port on 127.0.0.1 where nothing listens. */
-async function closedPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe("mcpwire over Streamable HTTP", () => {
   it("tools and call reach the server by URL", async () => {

@@ -1,24 +1,15 @@
-import net from "node:net";
 import { afterAll, expect } from "vitest";
 import { HttpTransport } from "../../src/transport/http-fallback.js";
 import { SseTransport } from "../../src/transport/sse.js";
 import { startSseContractServer, type SseContractServer } from "../fixtures/sse-contract-server.js";
 import { runContractSuite } from "./suite.js";
+import { closedPort } from "../helpers/ports.js";
 
 const servers: SseContractServer[] = [];
 
 afterAll(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-
-/** A port on 127.0.0.1 where nothing listens. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function target(name: string, transportFor: (server: SseContractServer) => HttpTransport | SseTransport): void {
   let latest: SseContractServer | undefined;

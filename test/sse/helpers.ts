@@ -1,9 +1,9 @@
 /** Shared by the legacy SSE tests: clients, sessions and endpoints closed after each test. */
-import net from "node:net";
 import { afterEach } from "vitest";
 import { McpClient, type ClientOptions } from "../../src/client/client.js";
 import type { TransportSession } from "../../src/session/session.js";
 import type { McpTransport } from "../../src/transport/transport.js";
+export { closedPort } from "../helpers/ports.js";
 export { failure } from "../helpers/failure.js";
 
 const clients: McpClient[] = [];
@@ -41,11 +41,3 @@ export function ownedClient(client: McpClient): McpClient {
   return client;
 }
 
-/** A port on 127.0.0.1 where nothing listens. */
-export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
