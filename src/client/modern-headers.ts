@@ -6,24 +6,6 @@
  * sentinel form `=?base64?...?=`.
  */
 
-/** Headers the layers above set; a user's headers may never replace them. */
-export const RESERVED_HEADER_PREFIXES = ["mcp-param-"] as const;
-export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
-  "mcp-method",
-  "mcp-name",
-  "mcp-protocol-version",
-  "mcp-session-id",
-  "last-event-id",
-  "content-type",
-  "accept",
-  "content-length",
-]);
-
-export function isReservedHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return RESERVED_HEADERS.has(lower) || RESERVED_HEADER_PREFIXES.some((prefix) => lower.startsWith(prefix));
-}
-
 /** One argument mirrored into a header: the header's name part and the property path to read. */
 export interface HeaderParam {
   name: string;

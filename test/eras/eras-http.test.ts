@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { McpTransportError, connect, forgetEras, type ConnectOptions } from "../../src/index.js";
+import { McpTransportError, StreamableHttpTransport, connect, forgetEras, type ConnectOptions } from "../../src/index.js";
 import { startHttpContractServer, type HttpContractServer } from "../fixtures/http-contract-server.js";
 import { jsonRpcResult, startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 
@@ -77,7 +77,7 @@ describe("modern era over HTTP: headers, recoveries, evidence", () => {
   const discover = (id: unknown) =>
     jsonRpcResult(id, { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" });
 
-  it("mirrors the body into Mcp-* headers, re-lists the tools after a header mismatch, and keeps user headers from overriding them", async () => {
+  it("mirrors the body into Mcp-* headers, re-lists the tools after a header mismatch, and refuses user headers in their place", async () => {
     let mismatches = 1;
     endpoint = await startEndpoint((request, res) => {
       const body = request.body as { id?: unknown; method?: string } | undefined;
@@ -96,7 +96,9 @@ describe("modern era over HTTP: headers, recoveries, evidence", () => {
       }
       return false;
     });
-    await using client = await connect(endpoint.url, { headers: { "Mcp-Name": "spoofed", Authorization: "Bearer t" } });
+    // The protocol's own headers cannot come from the user: refused where they are given.
+    expect(() => new StreamableHttpTransport(endpoint!.url, { headers: { "Mcp-Name": "spoofed" } })).toThrow(/"Mcp-Name" is a header the protocol sets itself/);
+    await using client = await connect(endpoint.url, { headers: { Authorization: "Bearer t" } });
     expect(client.era).toBe("modern");
     await client.callTool("query", { region: "eu-west" });
     const posts = endpoint.requests.filter((r) => r.method === "POST");

@@ -34,15 +34,21 @@ describe("headers", () => {
     const endpoint = owned(await startEndpoint());
     let token = 0;
     const client = await connectHttp(endpoint.url, {
-      headers: () => ({ Authorization: `Bearer token-${++token}`, "X-Tenant": "blue", "Mcp-Session-Id": "forged" }),
+      headers: () => ({ Authorization: `Bearer token-${++token}`, "X-Tenant": "blue" }),
     });
     await client.callTool("echo", { text: "x" });
     await client.close();
     const tokens = endpoint.requests.map((request) => request.headers.authorization);
     expect(new Set(tokens).size).toBe(endpoint.requests.length);
     expect(endpoint.requests.every((request) => request.headers["x-tenant"] === "blue")).toBe(true);
-    // The transport's own headers win over the user's.
     expect(endpoint.requests.slice(1).every((request) => request.headers["mcp-session-id"] === SESSION)).toBe(true);
+  });
+
+  it("refuses a header the protocol sets itself, from a headers function too, before sending it", async () => {
+    const endpoint = owned(await startEndpoint());
+    const error = await failure(connectHttp(endpoint.url, { headers: () => ({ "Mcp-Session-Id": "forged" }) }));
+    expect(error.message).toContain('"Mcp-Session-Id" is a header the protocol sets itself');
+    expect(endpoint.requests.some((request) => request.headers["mcp-session-id"] === "forged")).toBe(false);
   });
 
   it("validates fixed headers when the transport is made", () => {

@@ -100,12 +100,24 @@ export function checkHeaders(
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw failure(`${where}: ${JSON.stringify(name)} is not a valid header name`);
+    if (isReservedHeader(name)) {
+      throw failure(`${where}: "${name}" is a header the protocol sets itself (Mcp-*, MCP-Protocol-Version, Accept, Content-Type, Last-Event-ID); remove it`);
+    }
     if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
       throw failure(`${where}: the value of "${name}" must be a string without line breaks`);
     }
     checked[name.toLowerCase()] = value;
   }
   return checked;
+}
+
+/**
+ * Headers the protocol layers set: every `Mcp-*` name (session id, protocol version, and the
+ * modern era's `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), and the framing of the exchange. A user's
+ * header never replaces one of them, so they are refused where headers are given.
+ */
+export function isReservedHeader(name: string): boolean {
+  return /^(mcp-.*|accept|content-type|last-event-id)$/i.test(name);
 }
 
 /** The headers of one request, and the names of the user's own (dropped on a change of origin). */
