@@ -54,21 +54,28 @@ export class LegacyEra implements ProtocolEra {
     }
   }
 
-  async request(
+  request(
     session: TransportSession,
     method: string,
     params: Record<string, unknown> | undefined,
     options: RequestOptions,
   ): Promise<Record<string, unknown>> {
-    try {
-      return await session.request(method, params, options);
-    } catch (error) {
-      if (!(error instanceof McpTransportError) || !error.sessionExpired) throw error;
-      // The server forgot the session (HTTP 404): initialize again, then retry this request once.
-      this.renewal ??= this.initialize(session, options.signal).finally(() => (this.renewal = undefined));
-      await this.renewal;
-      return session.request(method, params, options);
-    }
+    // A plain handler rather than an async function: one promise and one hop less on every call.
+    return session.request(method, params, options).then(undefined, (error: unknown) => this.renewAndRetry(error, session, method, params, options));
+  }
+
+  private async renewAndRetry(
+    error: unknown,
+    session: TransportSession,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions,
+  ): Promise<Record<string, unknown>> {
+    if (!(error instanceof McpTransportError) || !error.sessionExpired) throw error;
+    // The server forgot the session (HTTP 404): initialize again, then retry this request once.
+    this.renewal ??= this.initialize(session, options.signal).finally(() => (this.renewal = undefined));
+    await this.renewal;
+    return session.request(method, params, options);
   }
 
   private async initialize(session: TransportSession, signal: AbortSignal | undefined): Promise<void> {

@@ -22,6 +22,7 @@ import { Method, Notification } from "../protocol/methods.js";
 import { abortReason } from "../transport/common/abort.js";
 import { MAX_TIMER_MS, checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext } from "../transport/transport.js";
+import { Deadlines, monotonicNow, type Deadline } from "./deadlines.js";
 import { SignalWatch } from "./signal-watch.js";
 import { InFlightSlots, type SlotWaiter } from "./slots.js";
 
@@ -76,15 +77,15 @@ export type ServerRequestHandler = (
 
 export type NotificationListener = (params: Record<string, unknown>) => void;
 
-interface PendingRequest extends SlotWaiter {
+interface PendingRequest extends SlotWaiter, Deadline {
   id: number;
   method: string;
   label: string;
   message: JsonRpcRequest;
   resolve(result: Record<string, unknown>): void;
-  timer: NodeJS.Timeout | undefined;
   timeoutMs: number;
   maxTotalMs: number;
+  /** The bound on the whole request, on the monotonic clock of `deadlines.ts`. */
   deadlineAt: number;
   signal: AbortSignal | undefined;
   context: SendContext | undefined;
@@ -130,6 +131,8 @@ export class TransportSession {
   private readonly endListeners = new Set<(ending: ConnectionEnding) => void>();
   /** One abort listener per caller signal, whatever the number of requests sharing it. */
   private readonly signals = new SignalWatch<PendingRequest>((request, signal) => this.abandon(request, abortReason(signal)));
+  /** Every request's end-to-end deadline, on one timer. */
+  private readonly deadlines = new Deadlines<PendingRequest>((request) => this.onDeadline(request));
   private ending: ConnectionEnding | undefined;
   private closing: Promise<void> | undefined;
   private markEnded!: (ending: ConnectionEnding) => void;
@@ -210,7 +213,7 @@ export class TransportSession {
     }
 
     return new Promise<Record<string, unknown>>((resolve, reject) => {
-      const now = Date.now();
+      const now = monotonicNow();
       const request: PendingRequest = {
         id,
         method,
@@ -218,7 +221,8 @@ export class TransportSession {
         message,
         resolve,
         reject,
-        timer: undefined,
+        dueAt: 0,
+        heapIndex: -1,
         timeoutMs,
         maxTotalMs: maxTotal,
         deadlineAt: now + maxTotal,
@@ -231,7 +235,7 @@ export class TransportSession {
         settled: false,
         grant: () => this.dispatch(request),
       };
-      if (!options.longLived) request.timer = setTimeout(() => this.onDeadline(request), Math.min(timeoutMs, maxTotal));
+      if (!options.longLived) this.deadlines.set(request, now + Math.min(timeoutMs, maxTotal));
       if (signal) this.signals.add(signal, request);
       if (this.slots.acquire(request)) this.dispatch(request);
     });
@@ -371,10 +375,9 @@ export class TransportSession {
     if (typeof token !== "number" || typeof params.progress !== "number") return;
     const request = this.pending.get(token);
     if (!request || request.settled) return;
-    if (request.resetOnProgress && request.timer !== undefined) {
-      clearTimeout(request.timer);
-      const left = request.deadlineAt - Date.now();
-      request.timer = setTimeout(() => this.onDeadline(request), Math.max(0, Math.min(request.timeoutMs, left)));
+    // A request with no deadline (long-lived) is not in the deadlines; it is not given one here.
+    if (request.resetOnProgress && request.heapIndex >= 0) {
+      this.deadlines.set(request, Math.min(monotonicNow() + request.timeoutMs, request.deadlineAt));
     }
     if (request.onProgress) {
       const progress: Progress = { progress: params.progress };
@@ -435,7 +438,7 @@ export class TransportSession {
   private onDeadline(request: PendingRequest): void {
     if (request.settled) return;
     // Progress may have restarted the count; then it is the bound on the whole request that fired.
-    const wholeBound = request.maxTotalMs < request.timeoutMs || Date.now() >= request.deadlineAt;
+    const wholeBound = request.maxTotalMs < request.timeoutMs || monotonicNow() >= request.deadlineAt;
     const timeoutMs = wholeBound ? request.maxTotalMs : request.timeoutMs;
     this.abandon(
       request,
@@ -467,7 +470,7 @@ export class TransportSession {
   private settle(request: PendingRequest, error: unknown, result?: Record<string, unknown>): void {
     if (request.settled) return;
     request.settled = true;
-    clearTimeout(request.timer);
+    this.deadlines.delete(request);
     if (request.signal) this.signals.delete(request.signal, request);
     if (request.dispatched) {
       this.pending.delete(request.id);
@@ -484,6 +487,7 @@ export class TransportSession {
     this.ending = ending;
     this.state = "closed";
     this.failAll((request) => this.endedUnder(request, ending));
+    this.deadlines.stop();
     for (const controller of this.serverRequests.values()) controller.abort();
     this.serverRequests.clear();
     for (const listener of this.endListeners) {
@@ -502,7 +506,7 @@ export class TransportSession {
     this.slots.rejectAll((waiter) => {
       const request = waiter as PendingRequest;
       request.settled = true;
-      clearTimeout(request.timer);
+      this.deadlines.delete(request);
       if (request.signal) this.signals.delete(request.signal, request);
       return errorFor(request);
     });

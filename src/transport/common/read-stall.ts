@@ -6,6 +6,9 @@
  * longer than `readTimeoutMs` fails each of them with TIMEOUT. Any activity from the peer (bytes,
  * a message) restarts the count. One timer per connection, not per message: activity only
  * records a timestamp, and the timer re-arms itself for the time left when it fires early.
+ * Nor is the timer cleared when the last answer arrives (it is unref'd, so it keeps nothing
+ * alive): a connection answering one request at a time would otherwise make and clear a timer
+ * per request. When it fires with nothing outstanding it lapses; `stop()` clears it.
  */
 import { McpTransportError } from "../../errors.js";
 import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
@@ -32,9 +35,7 @@ export class ReadStallWatch {
   /** Call with every message received: a response settles its request. */
   received(message: JsonRpcMessage): void {
     this.lastActivity = Date.now();
-    if (!("method" in message) && message.id !== null && this.outstanding.delete(message.id)) {
-      if (this.outstanding.size === 0) this.disarm();
-    }
+    if (!("method" in message) && message.id !== null) this.outstanding.delete(message.id);
   }
 
   /** Call when bytes arrive that are not yet a whole message. */
@@ -44,12 +45,13 @@ export class ReadStallWatch {
 
   /** The session stopped waiting for this request. */
   forget(id: RequestId): void {
-    if (this.outstanding.delete(id) && this.outstanding.size === 0) this.disarm();
+    this.outstanding.delete(id);
   }
 
   stop(): void {
     this.outstanding.clear();
-    this.disarm();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private arm(delay: number): NodeJS.Timeout {
@@ -57,11 +59,6 @@ export class ReadStallWatch {
     // The session's own deadline keeps the process alive while a request waits; this one need not.
     timer.unref();
     return timer;
-  }
-
-  private disarm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   private check(): void {

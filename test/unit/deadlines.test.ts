@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Deadlines, monotonicNow, type Deadline } from "../../src/session/deadlines.js";
+
+interface Entry extends Deadline {
+  name: string;
+}
+
+function entry(name: string): Entry {
+  return { name, dueAt: 0, heapIndex: -1 };
+}
+
+/** Ref'd timers only: an unref'd one does not keep the process alive and is not listed. */
+function refdTimers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+}
+
+const running: Deadlines<Entry>[] = [];
+afterEach(() => {
+  for (const deadlines of running.splice(0)) deadlines.stop();
+});
+
+function watch(onDue: (entry: Entry) => void): Deadlines<Entry> {
+  const deadlines = new Deadlines<Entry>(onDue);
+  running.push(deadlines);
+  return deadlines;
+}
+
+const until = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("Deadlines: one timer for every request's deadline", () => {
+  it("fires each entry once, when it is due, earliest first, whatever the order they were added in", async () => {
+    const fired: string[] = [];
+    const deadlines = watch((e) => fired.push(e.name));
+    const now = monotonicNow();
+    deadlines.set(entry("late"), now + 60);
+    deadlines.set(entry("early"), now + 20);
+    deadlines.set(entry("middle"), now + 40);
+    await until(10);
+    expect(fired).toEqual([]);
+    await until(150);
+    expect(fired).toEqual(["early", "middle", "late"]);
+    expect(deadlines.size).toBe(0);
+  });
+
+  it("never fires an entry that was deleted, and keeps the others", async () => {
+    const fired: string[] = [];
+    const deadlines = watch((e) => fired.push(e.name));
+    const now = monotonicNow();
+    const gone = entry("gone");
+    deadlines.set(gone, now + 20);
+    deadlines.set(entry("kept"), now + 30);
+    deadlines.delete(gone);
+    deadlines.delete(gone);
+    expect(gone.heapIndex).toBe(-1);
+    await until(120);
+    expect(fired).toEqual(["kept"]);
+  });
+
+  it("moves an entry later or sooner (progress restarting its count)", async () => {
+    const fired: string[] = [];
+    const deadlines = watch((e) => fired.push(e.name));
+    const now = monotonicNow();
+    const moved = entry("moved");
+    deadlines.set(moved, now + 30);
+    deadlines.set(entry("other"), now + 60);
+    deadlines.set(moved, now + 200);
+    await until(120);
+    expect(fired).toEqual(["other"]);
+    deadlines.set(moved, monotonicNow() + 10);
+    await until(80);
+    expect(fired).toEqual(["other", "moved"]);
+  });
+
+  it("keeps the process alive while an entry waits, and not once none does", async () => {
+    const before = refdTimers();
+    const deadlines = watch(() => {});
+    const waiting = entry("waiting");
+    deadlines.set(waiting, monotonicNow() + 60_000);
+    expect(refdTimers()).toBe(before + 1);
+    deadlines.delete(waiting);
+    expect(refdTimers()).toBe(before);
+    // The next entry reuses the timer, which holds the process again.
+    deadlines.set(waiting, monotonicNow() + 60_000);
+    expect(refdTimers()).toBe(before + 1);
+    deadlines.stop();
+    expect(refdTimers()).toBe(before);
+    expect(waiting.heapIndex).toBe(-1);
+  });
+
+  it("keeps a heap order under many adds and deletes", () => {
+    const deadlines = watch(() => {});
+    const entries = Array.from({ length: 200 }, (_, i) => entry(String(i)));
+    const now = monotonicNow();
+    entries.forEach((e, i) => deadlines.set(e, now + 10_000 + ((i * 7919) % 200)));
+    for (const e of entries.filter((_, i) => i % 3 === 0)) deadlines.delete(e);
+    const heap = (deadlines as unknown as { heap: Entry[] }).heap;
+    heap.forEach((e, i) => {
+      expect(e.heapIndex).toBe(i);
+      if (i > 0) expect(heap[(i - 1) >> 1]!.dueAt).toBeLessThanOrEqual(e.dueAt);
+    });
+    expect(deadlines.size).toBe(200 - 67);
+  });
+});
