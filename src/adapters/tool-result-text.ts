@@ -25,11 +25,6 @@ export function resultText(result: Pick<CallToolResult, "content" | "structuredC
   return parts.join("\n");
 }
 
-/** The text blocks of a result, each as it is. */
-export function textBlocks(result: Pick<CallToolResult, "content">): string[] {
-  return result.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
-}
-
 /** The image and audio blocks of a result. */
 export function mediaBlocks(result: Pick<CallToolResult, "content">): MediaBlock[] {
   return result.content.flatMap((block): MediaBlock[] =>

@@ -4,7 +4,7 @@
  */
 import { createRequire } from "node:module";
 import type { z } from "zod";
-import { McpTransportError } from "../errors.js";
+import { McpTransportError, asMcpTransportError } from "../errors.js";
 import { Method, Notification } from "../protocol/methods.js";
 import type { DiscoverResult } from "../protocol/modern.js";
 import { loadSchemas, schemas, type Schemas } from "../protocol/schema-registry.js";
@@ -532,7 +532,7 @@ export class McpClient {
         if (this.current !== dropped) await this.current.close();
         this.current = dropped;
         if (this.closing.signal.aborted) return;
-        last = { error: error instanceof McpTransportError ? error : new McpTransportError("UNAVAILABLE", "reconnecting failed", { cause: error }) };
+        last = { error: asMcpTransportError(error, "UNAVAILABLE", "reconnecting failed") };
       }
     }
     this.markEnded(last);
