@@ -186,7 +186,7 @@ export class SseConnection implements McpConnection {
   private async read(response: HttpResponse, base: URL): Promise<void> {
     let ending: McpTransportError;
     try {
-      await readSse(response.body, {
+      await readSse(response, {
         maxEventBytes: this.limits.maxMessageBytes,
         transportName: SSE_KIND,
         onActivity: () => this.stall.activity(),

@@ -50,12 +50,12 @@ import {
   requestHeaders,
   resolveHttpOptions,
   whatOf,
-  type HeadersOption,
   type HttpEndpointOptions,
+  type ResolvedHeaders,
   type RequestHeaders,
   type ResolvedHttpOptions,
 } from "./common/http-options.js";
-import { ReadStallWatch } from "./common/read-stall.js";
+import { StreamStallWatch, type WatchedStream } from "./common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./common/sse-reader.js";
 import type { Limits } from "./limits.js";
 import { isModernRevision } from "../protocol/revisions.js";
@@ -134,8 +134,11 @@ interface RequestExchange {
   id: RequestId;
   what: string;
   controller: AbortController;
-  stall: ReadStallWatch;
+  /** The read-stall watch of the reply; none for a long-lived request, nor once answered. */
+  stall: WatchedStream | undefined;
   response: HttpResponse | undefined;
+  /** The current response's body was read to its end: nothing is left to abort or cut. */
+  finished: boolean;
   progress: SseProgress;
   reconnects: number;
   answered: boolean;
@@ -157,15 +160,17 @@ class StreamableHttpConnection implements McpConnection {
   private listening: AbortController | undefined;
   private probing = false;
   private closing: Promise<void> | undefined;
+  private readonly stalls: StreamStallWatch;
 
   constructor(
     url: URL,
-    private readonly options: { redirect: RedirectMode; listen: boolean; headers: HeadersOption },
+    private readonly options: { redirect: RedirectMode; listen: boolean; headers: ResolvedHeaders },
     private readonly events: ConnectionEvents,
     private readonly limits: Limits,
     private readonly client: HttpClient,
   ) {
     this.endpoint = url;
+    this.stalls = new StreamStallWatch(limits.readTimeoutMs, "the endpoint");
   }
 
   get sessionId(): string | undefined {
@@ -244,7 +249,7 @@ class StreamableHttpConnection implements McpConnection {
     headers: Record<string, string> | undefined,
   ): Promise<{ response: HttpResponse; type: McpMediaType }> {
     const { response, sentSession } = await this.post(text, request.controller.signal, request.what, headers);
-    request.stall.activity();
+    request.stall?.activity();
     try {
       await this.checkSessionStatus(response, sentSession, request.what);
       if (response.status === 202 || response.status === 204) {
@@ -296,7 +301,8 @@ class StreamableHttpConnection implements McpConnection {
   private async consume(request: RequestExchange, response: HttpResponse, type: McpMediaType): Promise<void> {
     try {
       if (type === JSON_MEDIA_TYPE) {
-        const text = await readBoundedBody(response, this.limits.maxMessageBytes, KIND, () => request.stall.activity());
+        const text = await readBoundedBody(response, this.limits.maxMessageBytes, KIND, () => request.stall?.activity());
+        request.finished = true;
         if (request.stopped) return;
         for (const message of this.parse(text)) this.receive(message, request);
         if (!request.answered) {
@@ -315,17 +321,20 @@ class StreamableHttpConnection implements McpConnection {
     let response = first;
     for (;;) {
       request.response = response;
+      request.finished = false;
       try {
         await readSse(
-          response.body,
+          response,
           {
             maxEventBytes: this.limits.maxMessageBytes,
             transportName: KIND,
-            onActivity: () => request.stall.activity(),
+            onActivity: () => request.stall?.activity(),
             onEvent: (event) => this.onReplyEvent(event, request),
           },
           request.progress,
         );
+        // Ended after its answer: nothing is left to abort. Otherwise a resumption follows.
+        request.finished = request.answered;
       } catch (error) {
         if (request.stopped || request.answered) return this.stop(request);
         if (error instanceof McpTransportError) throw error;
@@ -391,7 +400,7 @@ class StreamableHttpConnection implements McpConnection {
           `the reply stream of ${request.what} ended before its answer, and the endpoint does not offer to resume it (HTTP 405)`,
         );
       }
-      request.stall.activity();
+      request.stall?.activity();
       return response;
     }
   }
@@ -458,7 +467,7 @@ class StreamableHttpConnection implements McpConnection {
         if (!response) return; // 405: the server offers no GET stream
         try {
           await readSse(
-            response.body,
+            response,
             {
               maxEventBytes: this.limits.maxMessageBytes,
               transportName: KIND,
@@ -580,8 +589,9 @@ class StreamableHttpConnection implements McpConnection {
       id: message.id,
       what: `request "${message.method}"`,
       controller: this.newController(),
-      stall: new ReadStallWatch(this.limits.readTimeoutMs, "the endpoint", (_id, error) => this.failRequest(request, error)),
+      stall: undefined,
       response: undefined,
+      finished: false,
       progress: {},
       reconnects: 0,
       answered: false,
@@ -591,7 +601,7 @@ class StreamableHttpConnection implements McpConnection {
     this.requests.get(message.id)?.controller.abort();
     this.requests.set(message.id, request);
     // A long-lived request (subscriptions/listen) stays open by design: no read-stall ceiling.
-    request.stall.sent(message, longLived);
+    if (!longLived) request.stall = this.stalls.watch((error) => this.failRequest(request, error));
     return request;
   }
 
@@ -599,10 +609,13 @@ class StreamableHttpConnection implements McpConnection {
   private stop(request: RequestExchange): void {
     if (request.stopped) return;
     request.stopped = true;
-    request.stall.stop();
+    request.stall?.stop();
     clearTimeout(request.linger);
-    request.controller.abort();
-    request.response?.discard();
+    // A body read to its end needs no abort (which would cost an exception object per request).
+    if (!request.finished) {
+      request.controller.abort();
+      request.response?.discard();
+    }
     this.controllers.delete(request.controller);
     if (this.requests.get(request.id) === request) this.requests.delete(request.id);
   }
@@ -623,11 +636,14 @@ class StreamableHttpConnection implements McpConnection {
     if (this.state !== "open") return;
     if (request && isResponse(message) && message.id === request.id) {
       request.answered = true;
-      request.stall.received(message);
-      // The server should end the stream now; one that keeps it open is cut after a while.
-      const response = request.response;
-      request.linger = setTimeout(() => response?.discard(), RESPONSE_STREAM_LINGER_MS);
-      request.linger.unref();
+      request.stall?.stop();
+      request.stall = undefined;
+      if (!request.finished) {
+        // The server should end the stream now; one that keeps it open is cut after a while.
+        const response = request.response;
+        request.linger = setTimeout(() => response?.discard(), RESPONSE_STREAM_LINGER_MS);
+        request.linger.unref();
+      }
     }
     this.events.message(message);
   }
@@ -652,7 +668,10 @@ class StreamableHttpConnection implements McpConnection {
   }
 
   /** The user's headers, then the message's own (`Mcp-Method`...), then the transport's, which win. */
-  private headersFor(extra: Record<string, string>, messageHeaders?: Record<string, string>): Promise<RequestHeaders> {
+  private headersFor(
+    extra: Record<string, string>,
+    messageHeaders?: Record<string, string>,
+  ): RequestHeaders | Promise<RequestHeaders> {
     const own: Record<string, string> = { ...extra };
     if (this.session !== undefined) own["mcp-session-id"] = this.session;
     if (this.revision !== undefined) own["mcp-protocol-version"] = this.revision;
@@ -680,6 +699,7 @@ class StreamableHttpConnection implements McpConnection {
 
   private releaseAll(): void {
     for (const request of [...this.requests.values()]) this.stop(request);
+    this.stalls.close();
     this.stopListening();
     for (const controller of this.controllers) controller.abort();
     this.controllers.clear();

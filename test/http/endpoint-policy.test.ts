@@ -21,9 +21,9 @@ function response(status: number, headers: Record<string, string> = {}, chunks: 
     status,
     discarded: false,
     header: (name: string) => headers[name],
-    body: (async function* () {
-      yield* chunks;
-    })(),
+    async read(onChunk: (chunk: Uint8Array) => void) {
+      for (const chunk of chunks) onChunk(chunk);
+    },
     discard() {
       result.discarded = true;
     },

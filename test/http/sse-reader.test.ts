@@ -1,10 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { McpTransportError } from "../../src/errors.js";
+import type { HttpResponse } from "../../src/transport/common/http-client.js";
 import { readSse, type SseEvent, type SseProgress } from "../../src/transport/common/sse-reader.js";
 
-async function* chunks(parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
-  yield* parts;
+/** A response body that hands out the chunks of `source`, the way `HttpResponse.read` does. */
+function body(source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Pick<HttpResponse, "read"> {
+  return {
+    async read(onChunk) {
+      for await (const chunk of source) onChunk(chunk);
+    },
+  };
+}
+
+function chunks(parts: Uint8Array[]): Pick<HttpResponse, "read"> {
+  return body(parts);
 }
 
 async function read(parts: Uint8Array[], maxEventBytes = 1 << 20): Promise<{ events: SseEvent[]; progress: SseProgress; retries: number[] }> {
@@ -70,7 +80,7 @@ describe("readSse", () => {
         yield Buffer.alloc(1024, "x");
       }
     }
-    const error = (await readSse(endless(), { maxEventBytes: 64 * 1024, transportName: "test", onEvent: () => {} }).catch(
+    const error = (await readSse(body(endless()), { maxEventBytes: 64 * 1024, transportName: "test", onEvent: () => {} }).catch(
       (e: unknown) => e,
     )) as McpTransportError;
     expect(error).toBeInstanceOf(McpTransportError);

@@ -338,15 +338,12 @@ export async function readBoundedBody(
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
-    for await (const chunk of response.body) {
+    await response.read((chunk) => {
       onChunk?.();
       total += chunk.byteLength;
-      if (total > maxBytes) {
-        response.discard();
-        throw messageTooLarge(maxBytes, "received", transportName);
-      }
+      if (total > maxBytes) throw messageTooLarge(maxBytes, "received", transportName);
       chunks.push(chunk);
-    }
+    });
   } catch (error) {
     response.discard();
     throw error;

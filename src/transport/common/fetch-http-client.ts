@@ -77,32 +77,38 @@ function fetchResponse(response: FetchLikeResponse): HttpResponse {
   const stream = response.body;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let discarded = false;
+  const discard = () => {
+    if (discarded) return;
+    discarded = true;
+    const cancelled = reader ? reader.cancel() : stream && !stream.locked ? stream.cancel() : undefined;
+    cancelled?.catch(() => {});
+  };
+  const cutOff = () => new Error("the response body was discarded before its end");
   return {
     // A browser-like fetch hides a manual redirect behind status 0: report it as a redirect.
     status: response.type === "opaqueredirect" ? 0 : response.status,
     header(name) {
       return response.headers.get(name) ?? undefined;
     },
-    body: {
-      async *[Symbol.asyncIterator]() {
-        if (!stream || discarded) return;
-        reader = stream.getReader();
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) return;
-            if (value) yield value;
-          }
-        } finally {
-          reader.releaseLock();
+    async read(onChunk) {
+      if (discarded) throw cutOff();
+      if (!stream) return;
+      reader = stream.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          // A discarded body's reader is cancelled, which reads as an end: it is not one.
+          if (discarded) throw cutOff();
+          if (done) return;
+          if (value) onChunk(value);
         }
-      },
+      } catch (error) {
+        discard();
+        throw error;
+      } finally {
+        reader.releaseLock();
+      }
     },
-    discard() {
-      if (discarded) return;
-      discarded = true;
-      const cancelled = reader ? reader.cancel() : stream && !stream.locked ? stream.cancel() : undefined;
-      cancelled?.catch(() => {});
-    },
+    discard,
   };
 }

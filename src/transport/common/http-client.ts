@@ -32,8 +32,13 @@ export interface HttpResponse {
   readonly status: number;
   /** A response header by lower-case name; several values are joined with ", ". */
   header(name: string): string | undefined;
-  /** The body, read once. Ends when the server ends it; throws when the connection is lost. */
-  readonly body: AsyncIterable<Uint8Array>;
+  /**
+   * Reads the body, once, handing each chunk to `onChunk` as it arrives (a callback rather than
+   * an async iterator: no promise per chunk). Resolves when the server ends the body; rejects
+   * when the connection is lost or the body was discarded before its end, and with what
+   * `onChunk` threw, after discarding the body.
+   */
+  read(onChunk: (chunk: Uint8Array) => void): Promise<void>;
   /** Stops reading and releases the connection. Safe at any time, more than once. */
   discard(): void;
 }

@@ -42,8 +42,12 @@ export interface HttpEndpointOptions {
 export interface ResolvedHttpOptions {
   redirect: RedirectMode;
   fetch: FetchLike | undefined;
-  headers: HeadersOption;
+  /** Fixed headers are checked (and their names lower-cased) once, here; a function per request. */
+  headers: ResolvedHeaders;
 }
+
+/** Fixed headers already checked, or the user's function, whose result is checked per request. */
+export type ResolvedHeaders = Readonly<Record<string, string>> | (() => Record<string, string> | Promise<Record<string, string>>);
 
 /** Framing headers belong to the HTTP client, whatever the user's headers say. */
 const FRAMING_HEADERS = ["content-length", "transfer-encoding", "connection"];
@@ -78,8 +82,9 @@ export function resolveHttpOptions(options: HttpEndpointOptions, transportName: 
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError(`${transportName}: "fetch" must be a function, got a ${typeof options.fetch}`);
   }
-  const headers = options.headers ?? {};
-  if (typeof headers !== "function") checkHeaders(headers, `${transportName}: "headers"`, (message) => new TypeError(message));
+  const given = options.headers ?? {};
+  const headers =
+    typeof given === "function" ? given : checkHeaders(given, `${transportName}: "headers"`, (message) => new TypeError(message));
   return { redirect, fetch: options.fetch, headers };
 }
 
@@ -128,15 +133,24 @@ export interface RequestHeaders {
 
 /**
  * The headers of one request: the user's, then the message's own (`Mcp-Method`...), then the
- * transport's, which win. A headers function that throws or returns something unusable fails
- * the request, never the process.
+ * transport's, which win. Fixed headers were checked when the transport was made, so they cost
+ * no promise here; a headers function that throws or returns something unusable fails the
+ * request, never the process.
  */
-export async function requestHeaders(
-  option: HeadersOption,
+export function requestHeaders(
+  option: ResolvedHeaders,
   own: Record<string, string>,
   messageHeaders?: Record<string, string>,
-): Promise<RequestHeaders> {
-  const user = await userHeaders(option);
+): RequestHeaders | Promise<RequestHeaders> {
+  if (typeof option !== "function") return combineHeaders(option, own, messageHeaders);
+  return computedHeaders(option).then((user) => combineHeaders(user, own, messageHeaders));
+}
+
+function combineHeaders(
+  user: Readonly<Record<string, string>>,
+  own: Record<string, string>,
+  messageHeaders: Record<string, string> | undefined,
+): RequestHeaders {
   const headers: Record<string, string> = { ...user };
   for (const name of FRAMING_HEADERS) delete headers[name];
   if (messageHeaders) {
@@ -146,8 +160,7 @@ export async function requestHeaders(
   return { headers, userHeaders: Object.keys(user) };
 }
 
-async function userHeaders(option: HeadersOption): Promise<Record<string, string>> {
-  if (typeof option !== "function") return checkHeaders(option, "headers", (message) => new TypeError(message));
+async function computedHeaders(option: () => Record<string, string> | Promise<Record<string, string>>): Promise<Record<string, string>> {
   let given: unknown;
   try {
     given = await option();

@@ -23,6 +23,7 @@ export class NodeHttpClient implements HttpClient {
   private readonly httpAgent = new http.Agent({ keepAlive: true });
   private readonly httpsAgent = new https.Agent({ keepAlive: true });
   private closed = false;
+  private lastTarget: RequestTarget | undefined;
 
   request(request: HttpRequest): Promise<HttpResponse> {
     const { signal } = request;
@@ -31,12 +32,17 @@ export class NodeHttpClient implements HttpClient {
     const secure = request.url.protocol === "https:";
     const headers = { ...request.headers };
     if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body, "utf8"));
+    const target = this.target(request.url);
 
     return new Promise<HttpResponse>((resolve, reject) => {
       let connected = false;
       let settled = false;
       let connectTimer: NodeJS.Timeout | undefined;
-      const req = (secure ? https : http).request(request.url, {
+      const req = (secure ? https : http).request({
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
         method: request.method,
         headers,
         agent: secure ? this.httpsAgent : this.httpAgent,
@@ -93,12 +99,38 @@ export class NodeHttpClient implements HttpClient {
     });
   }
 
+  /**
+   * The parts of a URL that `http.request` takes, worked out once per endpoint: handing it the
+   * URL object makes it convert the URL on every request.
+   */
+  private target(url: URL): RequestTarget {
+    if (this.lastTarget?.href !== url.href) {
+      this.lastTarget = {
+        href: url.href,
+        protocol: url.protocol,
+        // An IPv6 literal is bracketed in a URL, bare in a hostname option.
+        hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+      };
+    }
+    return this.lastTarget;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }
+}
+
+interface RequestTarget {
+  href: string;
+  protocol: string;
+  hostname: string;
+  port: string;
+  path: string;
 }
 
 function nodeResponse(res: http.IncomingMessage): HttpResponse {
@@ -108,7 +140,43 @@ function nodeResponse(res: http.IncomingMessage): HttpResponse {
       const value = res.headers[name];
       return Array.isArray(value) ? value.join(", ") : value;
     },
-    body: res,
+    read(onChunk) {
+      return new Promise<void>((resolve, reject) => {
+        if (res.destroyed) return reject(new Error("the response body was discarded before it was read"));
+        const done = () => {
+          res.off("data", onData);
+          res.off("end", onEnd);
+          res.off("close", onClose);
+          res.off("error", onError);
+        };
+        const onData = (chunk: Buffer) => {
+          try {
+            onChunk(chunk);
+          } catch (error) {
+            done();
+            res.destroy();
+            reject(error);
+          }
+        };
+        const onEnd = () => {
+          done();
+          resolve();
+        };
+        // Closed without its end: the connection was lost, or the body discarded.
+        const onClose = () => {
+          done();
+          reject(new Error("the response body was cut off before its end"));
+        };
+        const onError = (error: Error) => {
+          done();
+          reject(error);
+        };
+        res.on("data", onData);
+        res.once("end", onEnd);
+        res.once("close", onClose);
+        res.once("error", onError);
+      });
+    },
     discard() {
       if (!res.complete && !res.destroyed) res.destroy();
       else if (!res.readableEnded) res.resume();

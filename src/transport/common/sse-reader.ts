@@ -11,6 +11,7 @@
  */
 import { createParser, type EventSourceMessage, type ParseError } from "eventsource-parser";
 import type { McpTransportError } from "../../errors.js";
+import type { HttpResponse } from "./http-client.js";
 import { messageTooLarge } from "../limits.js";
 
 export interface SseEvent {
@@ -43,12 +44,12 @@ export interface SseProgress {
 }
 
 /**
- * Reads `body` to its end. Resolves when the server ends the stream; rejects with LIMIT when an
- * event is too large, with what `onEvent` threw, or with the read error when the connection is
- * lost. `progress` is kept up to date either way, for a caller that resumes the stream.
+ * Reads a response's body to its end. Resolves when the server ends the stream; rejects with
+ * LIMIT when an event is too large, with what `onEvent` threw, or with the read error when the
+ * connection is lost. `progress` is kept up to date either way, for a caller that resumes the stream.
  */
 export async function readSse(
-  body: AsyncIterable<Uint8Array>,
+  response: Pick<HttpResponse, "read">,
   options: SseReadOptions,
   progress: SseProgress = {},
 ): Promise<void> {
@@ -81,11 +82,11 @@ export async function readSse(
     },
   });
   const decoder = new TextDecoder("utf-8");
-  for await (const chunk of body) {
+  await response.read((chunk) => {
     options.onActivity?.();
     parser.feed(decoder.decode(chunk, { stream: true }));
     if (failure) throw failure;
-  }
+  });
   const rest = decoder.decode();
   if (rest !== "") parser.feed(rest);
   if (failure) throw failure;

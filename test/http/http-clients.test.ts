@@ -1,0 +1,86 @@
+/**
+ * The two HTTP clients under the transports (node:http, and a user's fetch) read a body the same
+ * way: chunk by chunk to its end, and a body that does not reach its end never reads as whole.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FetchHttpClient } from "../../src/transport/common/fetch-http-client.js";
+import type { HttpClient, HttpResponse } from "../../src/transport/common/http-client.js";
+import { NodeHttpClient } from "../../src/transport/common/node-http-client.js";
+
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    res.writeHead(200, { "content-type": "text/plain" });
+    if (req.url === "/whole") {
+      res.write("one,");
+      setTimeout(() => res.end("two"), 20);
+    } else if (req.url === "/cut") {
+      res.write("partial");
+      setTimeout(() => res.socket?.destroy(), 20);
+    } else {
+      res.write("first"); // "/open": never ends
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const clients: [string, () => HttpClient][] = [
+  ["node:http", () => new NodeHttpClient()],
+  ["fetch", () => new FetchHttpClient(fetch as never)],
+];
+
+describe.each(clients)("HttpResponse.read with %s", (_name, makeClient) => {
+  async function get(path: string): Promise<{ client: HttpClient; response: HttpResponse }> {
+    const client = makeClient();
+    const response = await client.request({ method: "GET", url: new URL(path, base), headers: {}, signal: new AbortController().signal });
+    return { client, response };
+  }
+
+  it("hands over every chunk and resolves at the end of the body", async () => {
+    const { client, response } = await get("/whole");
+    let text = "";
+    await response.read((chunk) => (text += Buffer.from(chunk).toString("utf8")));
+    expect(text).toBe("one,two");
+    await client.close();
+  });
+
+  it("rejects when the connection is lost before the end of the body", async () => {
+    const { client, response } = await get("/cut");
+    let text = "";
+    await expect(response.read((chunk) => (text += Buffer.from(chunk).toString("utf8")))).rejects.toThrow();
+    expect(text).toBe("partial");
+    await client.close();
+  });
+
+  it("rejects when the body is discarded while it is read, and when it was discarded before", async () => {
+    const first = await get("/open");
+    const reading = first.response.read(() => first.response.discard());
+    await expect(reading).rejects.toThrow();
+    const second = await get("/open");
+    second.response.discard();
+    await expect(second.response.read(() => {})).rejects.toThrow();
+    await first.client.close();
+    await second.client.close();
+  });
+
+  it("rejects with what onChunk threw, and stops reading", async () => {
+    const { client, response } = await get("/open");
+    const failure = new Error("too large");
+    await expect(
+      response.read(() => {
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    await client.close();
+  });
+});
