@@ -37,9 +37,9 @@ function startHttpServer(mode) {
   });
 }
 
-function runClient(client, transport, target) {
+function runClient(client, transport, target, scenario = "main") {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${here}clients/driver.mjs`, client, transport, target], {
+    const child = spawn(process.execPath, ["--expose-gc", `${here}clients/driver.mjs`, client, transport, target, scenario], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NODE_NO_WARNINGS: undefined },
     });
@@ -50,7 +50,7 @@ function runClient(client, transport, target) {
     const timer = setTimeout(() => child.kill("SIGKILL"), RUN_DEADLINE_MS);
     child.on("exit", (code) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`${client} on ${transport} exited with ${code}: ${stderr.slice(-2000)}`));
+      if (code !== 0) return reject(new Error(`${client} on ${transport} (${scenario}) exited with ${code}: ${stderr.slice(-2000)}`));
       const figures = JSON.parse(stdout.trim().split("\n").at(-1));
       figures.warningLines = stderr.split("\n").filter((line) => /warning/i.test(line)).length;
       resolve(figures);
@@ -83,6 +83,8 @@ const FIGURES = [
   ["largeUp4MiBMs", "4 MiB request (ms)"],
   ["largeUp16MiBMs", "16 MiB request (ms)"],
   ["idleRssMiB", "RSS before large messages (MiB)"],
+  ["rssForReply16MiBMiB", "peak RSS above idle, one 16 MiB reply (MiB)"],
+  ["rssForRequest16MiBMiB", "peak RSS above idle, one 16 MiB request (MiB)"],
   ["peakRssMiB", "peak RSS (MiB)"],
   ["warningLines", "warning lines printed"],
 ];
@@ -110,7 +112,14 @@ for (const transport of TRANSPORTS) {
       const server = transport === "stdio" ? undefined : await startHttpServer(transport);
       try {
         process.stderr.write(`round ${round + 1}/${ROUNDS} ${transport} ${client}\n`);
-        results[transport][client].push(await runClient(client, transport, server?.url ?? "stdio"));
+        const url = server?.url ?? "stdio";
+        const figures = await runClient(client, transport, url);
+        // A failure here (the SDK refuses 16 MiB by default) is a figure of its own, not the end of the run.
+        for (const scenario of ["memory-reply", "memory-request"]) {
+          const key = scenario === "memory-reply" ? "rssForReply16MiBMiB" : "rssForRequest16MiBMiB";
+          Object.assign(figures, await runClient(client, transport, url, scenario).catch(() => ({ [key]: null })));
+        }
+        results[transport][client].push(figures);
       } finally {
         await server?.stop();
       }

@@ -1,10 +1,13 @@
-// Runs the benchmark scenario for one client in this process and prints one JSON line of figures.
-//   node bench/clients/driver.mjs <client> <transport> <server-url-or-"stdio">
+// Runs one benchmark scenario for one client in this process and prints one JSON line of figures.
+//   node --expose-gc bench/clients/driver.mjs <client> <transport> <server-url-or-"stdio"> [scenario]
 // <client> names a module in this folder (floor, sdk, mcpwire) exporting `load()`, which imports
 // the client's package (timed as "import") and returns `{ connect(target) }`.
+// Scenarios: "main" (the default: every timed figure), and "memory-reply" / "memory-request",
+// which measure the peak RSS one 16 MiB message costs, in a process that has done nothing else
+// large (in "main", the earlier messages' garbage and the benchmark's own payloads count too).
 import { performance } from "node:perf_hooks";
 
-const [clientName, transport, target] = process.argv.slice(2);
+const [clientName, transport, target, scenario = "main"] = process.argv.slice(2);
 const SERVER = new URL("../servers/minimal-server.mjs", import.meta.url).pathname;
 const PAYLOAD = "p".repeat(64);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
@@ -38,6 +41,11 @@ start = performance.now();
 const session = await client.connect(serverTarget);
 await session.listTools();
 figures.coldConnectMs = performance.now() - start;
+
+if (scenario === "memory-reply" || scenario === "memory-request") {
+  await measureMemory(scenario.slice("memory-".length));
+  process.exit(0);
+}
 
 for (let i = 0; i < WARMUP; i++) await session.call("echo", { text: PAYLOAD });
 
@@ -95,3 +103,22 @@ figures.peakRssMiB = process.resourceUsage().maxRSS / 1024;
 figures.warningEvents = warnings;
 process.stdout.write(`${JSON.stringify(figures)}\n`);
 process.exit(0);
+
+/**
+ * Peak RSS above the RSS just before, for one 16 MiB reply or one 16 MiB request (one per
+ * process: the peak is the process's high-water mark). A request's text is built, flat, before
+ * "before" is read: it is the caller's, not the client's. Garbage is collected first.
+ */
+async function measureMemory(direction) {
+  const bytes = 16 * 2 ** 20;
+  for (let i = 0; i < 200; i++) await session.call("echo", { text: PAYLOAD });
+  const text = direction === "request" ? Buffer.alloc(bytes, "u").toString("latin1") : undefined;
+  globalThis.gc?.();
+  const before = process.memoryUsage().rss / 2 ** 20;
+  if (text === undefined) await session.call("blob", { bytes });
+  else await session.call("sink", { text });
+  const key = direction === "request" ? "rssForRequest16MiBMiB" : "rssForReply16MiBMiB";
+  const figures = { client: clientName, transport, [key]: process.resourceUsage().maxRSS / 1024 - before };
+  await session.close();
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}

@@ -172,6 +172,16 @@ describe("bounded bodies", () => {
     const text = "{\"é\":1}";
     await expect(readBoundedBody(response(200, {}, [Buffer.from(text)]), 1000, "streamable-http")).resolves.toBe(text);
   });
+
+  it("reads a body of many chunks, even cut inside a character", async () => {
+    const text = '{"t":"é✓😀"}';
+    const bytes = Buffer.from(text);
+    for (let cut = 1; cut < bytes.length - 1; cut++) {
+      const chunks = [bytes.subarray(0, cut), bytes.subarray(cut, cut + 1), bytes.subarray(cut + 1)];
+      await expect(readBoundedBody(response(200, {}, chunks), 1000, "streamable-http")).resolves.toBe(text);
+    }
+    await expect(readBoundedBody(response(200, {}, []), 1000, "streamable-http")).resolves.toBe("");
+  });
 });
 
 describe("backoff", () => {

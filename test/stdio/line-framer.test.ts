@@ -48,6 +48,21 @@ describe("LineFramer", () => {
     expect(frame(input, []).lines).toEqual([null, '{"ok":1}']);
   });
 
+  it("reports a line split across chunks that is not UTF-8 as null, wherever the bad byte falls", () => {
+    const input = new Uint8Array([...bytes('{"a":"'), 0xff, ...bytes('x"}\n{"ok":1}\n')]);
+    for (let cut = 1; cut < input.length - 9; cut++) {
+      expect(frame(input, [cut]).lines).toEqual([null, '{"ok":1}']);
+      expect(frame(input, [1, cut]).lines).toEqual([null, '{"ok":1}']);
+    }
+    // A multi-byte character cut off by the newline is invalid too.
+    expect(frame(new Uint8Array([...bytes("abc"), 0xe2, 0x9c, 0x0a]), [2]).lines).toEqual([null]);
+  });
+
+  it("drops a CR and a byte order mark, and skips a blank line, when the line spans chunks", () => {
+    const input = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('{"a":1}\r\n \r\n')]);
+    for (let cut = 1; cut < input.length; cut++) expect(frame(input, [cut]).lines).toEqual(['{"a":1}']);
+  });
+
   it("accepts a line of exactly maxLineBytes", () => {
     const line = "x".repeat(10);
     expect(frame(bytes(`${line}\n`), [], 10)).toEqual({ lines: [line], tooLong: false });
@@ -110,6 +125,18 @@ describe("LineFramer", () => {
           const cuts = [...new Set(rawCuts.map((cut) => cut % (input.length + 1)))].sort((a, b) => a - b);
           expect(frame(input, cuts).lines).toEqual(lines);
         }),
+      );
+    });
+
+    it("gives any bytes at all (invalid UTF-8, CR, BOM, blanks) the same lines however they are cut", () => {
+      const anyLine = fc.uint8Array({ maxLength: 30 }).map((line) => line.filter((byte) => byte !== 0x0a));
+      fc.assert(
+        fc.property(fc.array(anyLine, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 12 }), (lines, rawCuts) => {
+          const input = new Uint8Array(lines.flatMap((line) => [...line, 0x0a]));
+          const cuts = [...new Set(rawCuts.map((cut) => cut % (input.length + 1)))].sort((a, b) => a - b);
+          expect(frame(input, cuts).lines).toEqual(frame(input, []).lines);
+        }),
+        { numRuns: 300 },
       );
     });
 

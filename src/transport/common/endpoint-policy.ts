@@ -15,6 +15,7 @@
  * A server's text (an HTTP body, a reason phrase) never goes into an error message. Messages do
  * not name the endpoint: the session adds the transport's description to every failure.
  */
+import { TextDecoder } from "node:util";
 import { McpTransportError } from "../../errors.js";
 import { messageTooLarge } from "../limits.js";
 import { abortReason, delay } from "./abort.js";
@@ -335,18 +336,36 @@ export async function readBoundedBody(
     response.discard();
     throw messageTooLarge(maxBytes, "received", transportName);
   }
-  const chunks: Uint8Array[] = [];
+  // A body of one chunk (the usual small reply) is decoded at once; a longer one is decoded
+  // chunk by chunk as it arrives, so that its bytes are not held beside its text.
+  let first: Uint8Array | undefined;
+  let decoder: TextDecoder | undefined;
+  const pieces: string[] = [];
   let total = 0;
   try {
     await response.read((chunk) => {
       onChunk?.();
       total += chunk.byteLength;
       if (total > maxBytes) throw messageTooLarge(maxBytes, "received", transportName);
-      chunks.push(chunk);
+      if (first === undefined && decoder === undefined) {
+        first = chunk;
+        return;
+      }
+      if (decoder === undefined) {
+        // ignoreBOM keeps a leading BOM, as the one-chunk path (Buffer) does; JSON.parse refuses it either way.
+        decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+        pieces.push(decoder.decode(first, { stream: true }));
+        first = undefined;
+      }
+      pieces.push(decoder.decode(chunk, { stream: true }));
     });
   } catch (error) {
     response.discard();
     throw error;
   }
-  return Buffer.concat(chunks, total).toString("utf8");
+  if (decoder !== undefined) {
+    pieces.push(decoder.decode());
+    return pieces.join("");
+  }
+  return first === undefined ? "" : Buffer.from(first.buffer, first.byteOffset, first.byteLength).toString("utf8");
 }

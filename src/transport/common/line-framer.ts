@@ -3,10 +3,11 @@
  * byte ceiling kept while reading.
  *
  * Pure: bytes in, lines out, no I/O. Linear in the bytes received: each byte is scanned for a
- * newline once, when its chunk arrives, and copied once, when its line is complete; the bytes
- * of an unfinished line are never rescanned. A chunk may end anywhere, even inside a
- * multi-byte UTF-8 character: a line is decoded only once it is whole, and the newline byte
- * (0x0A) never occurs inside a multi-byte character, so no character is ever cut.
+ * newline once, when its chunk arrives, and decoded once; the bytes of an unfinished line are
+ * never rescanned. A line within one chunk is decoded straight from it. A line spread over
+ * several chunks is decoded piece by piece as they arrive (a streaming decoder carries a
+ * character cut between two chunks over to the next), so that its chunks are not held until the
+ * line ends: a 16 MiB line costs its text once, not its bytes and its text.
  *
  * A line longer than `maxLineBytes` is reported as soon as its length crosses the ceiling, and
  * none of it is kept: a peer cannot make us hold more than `maxLineBytes` of one line.
@@ -18,6 +19,7 @@
  * `isUtf8` and then decoded.
  */
 import { isAscii, isUtf8 } from "node:buffer";
+import { TextDecoder } from "node:util";
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -39,8 +41,12 @@ export interface FramedChunk {
 }
 
 export class LineFramer {
-  /** The unfinished line, as the chunks (or chunk tails) it arrived in. */
-  private parts: Uint8Array[] = [];
+  /** The unfinished line, as the text of the chunks (or chunk tails) it arrived in. */
+  private pieces: string[] = [];
+  /** Decodes the unfinished line (fatal: invalid UTF-8 is refused); one per line. */
+  private decoder: TextDecoder | undefined;
+  /** The unfinished line is not valid UTF-8: it is read to its end and reported as null. */
+  private invalid = false;
   private partBytes = 0;
   private overflowed = false;
 
@@ -77,17 +83,15 @@ export class LineFramer {
         return { lines, tooLong: true };
       }
       if (newline === -1) {
-        // Kept as a view: the chunk is not copied until its line is complete.
-        this.parts.push(chunk.subarray(start));
-        this.partBytes += chunk.length - start;
+        this.hold(bytes.subarray(start));
         break;
       }
       let line: string | null | undefined;
-      if (this.parts.length === 0) {
+      if (this.decoder === undefined) {
         ascii ??= isAscii(bytes);
         line = decodeLine(bytes, start, newline, ascii);
       } else {
-        line = this.join(bytes.subarray(start, newline));
+        line = this.finish(bytes.subarray(start, newline));
       }
       if (line !== undefined) lines.push(line);
       start = newline + 1;
@@ -97,7 +101,9 @@ export class LineFramer {
 
   /** Forgets everything held (the stream ended or failed). */
   reset(): void {
-    this.parts = [];
+    this.pieces = [];
+    this.decoder = undefined;
+    this.invalid = false;
     this.partBytes = 0;
   }
 
@@ -106,13 +112,36 @@ export class LineFramer {
     this.reset();
   }
 
-  /** The held parts of a line and its `tail`, joined and decoded (see `decodeLine`). */
-  private join(tail: Buffer): string | null | undefined {
-    this.parts.push(tail);
-    const line = Buffer.concat(this.parts, this.partBytes + tail.length);
-    this.parts = [];
-    this.partBytes = 0;
-    return decodeLine(line, 0, line.length, isAscii(line));
+  /** Decodes one more piece of an unfinished line. */
+  private hold(part: Buffer): void {
+    this.decoder ??= new TextDecoder("utf-8", { fatal: true });
+    this.partBytes += part.length;
+    if (this.invalid) return;
+    try {
+      this.pieces.push(this.decoder.decode(part, { stream: true }));
+    } catch {
+      this.invalid = true;
+      this.pieces = [];
+    }
+  }
+
+  /** The unfinished line with its last piece, `tail`: decoded, or null/undefined as `decodeLine` says. */
+  private finish(tail: Buffer): string | null | undefined {
+    let line: string | null;
+    if (this.invalid) line = null;
+    else {
+      try {
+        this.pieces.push(this.decoder!.decode(tail));
+        line = this.pieces.join("");
+      } catch {
+        line = null;
+      }
+    }
+    this.reset();
+    if (line === null) return null;
+    // As in decodeLine: a CR before the newline is dropped, and a blank line carries nothing.
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    return /^[ \t\r]*$/.test(line) ? undefined : line;
   }
 }
 
