@@ -20,6 +20,7 @@ import { abortReason } from "./common/abort.js";
 import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, exchange, statusFailure } from "./common/endpoint-policy.js";
 import type { HttpClient, HttpResponse } from "./common/http-client.js";
 import { checkOutgoingSize, requestHeaders, whatOf, type ResolvedHttpOptions } from "./common/http-options.js";
+import { RequestAbort } from "./common/request-abort.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { isMessageEvent, readSse, type SseEvent } from "./common/sse-reader.js";
 import type { Limits } from "./limits.js";
@@ -39,8 +40,8 @@ export class SseConnection implements McpConnection {
   /** Aborts the GET stream (and the opening). */
   private readonly stream = new AbortController();
   /** The POST of each request still being sent, so that abandoning it aborts it. */
-  private readonly posts = new Map<RequestId, AbortController>();
-  private readonly controllers = new Set<AbortController>();
+  private readonly posts = new Map<RequestId, RequestAbort>();
+  private readonly controllers = new Set<RequestAbort>();
   private readonly stall: ReadStallWatch;
   private reading: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
@@ -108,7 +109,7 @@ export class SseConnection implements McpConnection {
     checkOutgoingSize(text, this.limits.maxMessageBytes, SSE_KIND);
     const id = "method" in message && "id" in message ? message.id : undefined;
     const what = whatOf(message);
-    const controller = new AbortController();
+    const controller = new RequestAbort();
     this.controllers.add(controller);
     if (id !== undefined) {
       this.posts.get(id)?.abort();

@@ -55,6 +55,7 @@ import {
   type RequestHeaders,
   type ResolvedHttpOptions,
 } from "./common/http-options.js";
+import { RequestAbort, type AbortSignalLike } from "./common/request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "./common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./common/sse-reader.js";
 import type { Limits } from "./limits.js";
@@ -133,7 +134,7 @@ export class StreamableHttpTransport implements McpTransport {
 interface RequestExchange {
   id: RequestId;
   what: string;
-  controller: AbortController;
+  controller: RequestAbort;
   /** The read-stall watch of the reply; none for a long-lived request, nor once answered. */
   stall: WatchedStream | undefined;
   response: HttpResponse | undefined;
@@ -156,8 +157,8 @@ class StreamableHttpConnection implements McpConnection {
   /** Set by a 404 on the session; cleared when `initialize` starts a new one. */
   private expired = false;
   private readonly requests = new Map<RequestId, RequestExchange>();
-  private readonly controllers = new Set<AbortController>();
-  private listening: AbortController | undefined;
+  private readonly controllers = new Set<RequestAbort>();
+  private listening: RequestAbort | undefined;
   private probing = false;
   private closing: Promise<void> | undefined;
   private readonly stalls: StreamStallWatch;
@@ -270,7 +271,7 @@ class StreamableHttpConnection implements McpConnection {
 
   private async post(
     text: string,
-    signal: AbortSignal,
+    signal: AbortSignalLike,
     what: string,
     messageHeaders: Record<string, string> | undefined,
   ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
@@ -409,7 +410,7 @@ class StreamableHttpConnection implements McpConnection {
    * A GET for an event stream: the response to read, or undefined when the server offers none
    * (405). A 404 on the session expires it; other failures follow the endpoint policy.
    */
-  private async openGet(signal: AbortSignal, lastEventId: string | undefined, what: string): Promise<HttpResponse | undefined> {
+  private async openGet(signal: AbortSignalLike, lastEventId: string | undefined, what: string): Promise<HttpResponse | undefined> {
     const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
     if (lastEventId !== undefined) extra["last-event-id"] = lastEventId;
     const { headers, userHeaders } = await this.headersFor(extra);
@@ -661,18 +662,20 @@ class StreamableHttpConnection implements McpConnection {
     return [toMessage(value)];
   }
 
-  private newController(): AbortController {
-    const controller = new AbortController();
+  private newController(): RequestAbort {
+    const controller = new RequestAbort();
     this.controllers.add(controller);
     return controller;
   }
 
-  /** The user's headers, then the message's own (`Mcp-Method`...), then the transport's, which win. */
+  /**
+   * The user's headers, then the message's own (`Mcp-Method`...), then the transport's, which
+   * win: `own`, a fresh object of the caller's, with the session's added.
+   */
   private headersFor(
-    extra: Record<string, string>,
+    own: Record<string, string>,
     messageHeaders?: Record<string, string>,
   ): RequestHeaders | Promise<RequestHeaders> {
-    const own: Record<string, string> = { ...extra };
     if (this.session !== undefined) own["mcp-session-id"] = this.session;
     if (this.revision !== undefined) own["mcp-protocol-version"] = this.revision;
     return requestHeaders(this.options.headers, own, messageHeaders);

@@ -1,7 +1,8 @@
 /** AbortSignal, the same way everywhere: check first, reject with `signal.reason`, clean up after. */
+import type { AbortSignalLike } from "./request-abort.js";
 
 /** The reason of an aborted signal, as thrown value. */
-export function abortReason(signal: AbortSignal): unknown {
+export function abortReason(signal: AbortSignalLike): unknown {
   return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
@@ -9,7 +10,7 @@ export function abortReason(signal: AbortSignal): unknown {
  * Races `promise` against `signal`. The listener is removed when either settles, so a long-lived
  * signal shared by many calls never accumulates listeners.
  */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignalLike | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise<T>((resolve, reject) => {
@@ -29,7 +30,7 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
 }
 
 /** A promise that resolves after `ms`, or rejects early when `signal` aborts. */
-export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+export function delay(ms: number, signal?: AbortSignalLike): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise<void>((resolve, reject) => {
     const onAbort = () => {

@@ -8,6 +8,7 @@
  */
 import { McpTransportError } from "../../errors.js";
 import { abortReason } from "./abort.js";
+import { toAbortSignal } from "./request-abort.js";
 import type { FetchLike, FetchLikeResponse, HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 
 /** Codes that mean the connection was never made, so nothing reached the server. */
@@ -41,7 +42,7 @@ export class FetchHttpClient implements HttpClient {
         method: request.method,
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),
-        signal,
+        signal: toAbortSignal(signal),
         redirect: "manual",
       });
     } catch (error) {

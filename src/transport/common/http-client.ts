@@ -16,6 +16,8 @@
  * An aborted request rejects with the signal's reason.
  */
 
+import type { AbortSignalLike } from "./request-abort.js";
+
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
 export interface HttpRequest {
@@ -25,7 +27,7 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   /** Aborts this request and its response body; each request has its own. */
-  signal: AbortSignal;
+  signal: AbortSignalLike;
 }
 
 export interface HttpResponse {

@@ -50,7 +50,8 @@ export interface ResolvedHttpOptions {
 export type ResolvedHeaders = Readonly<Record<string, string>> | (() => Record<string, string> | Promise<Record<string, string>>);
 
 /** Framing headers belong to the HTTP client, whatever the user's headers say. */
-const FRAMING_HEADERS = ["content-length", "transfer-encoding", "connection"];
+const FRAMING_HEADERS: ReadonlySet<string> = new Set(["content-length", "transfer-encoding", "connection"]);
+const NO_HEADERS: readonly string[] = Object.freeze([]);
 
 /**
  * The endpoint as a URL: http or https, without credentials (they belong in `headers`, where
@@ -128,7 +129,7 @@ export function isReservedHeader(name: string): boolean {
 /** The headers of one request, and the names of the user's own (dropped on a change of origin). */
 export interface RequestHeaders {
   headers: Record<string, string>;
-  userHeaders: string[];
+  userHeaders: readonly string[];
 }
 
 /**
@@ -151,13 +152,19 @@ function combineHeaders(
   own: Record<string, string>,
   messageHeaders: Record<string, string> | undefined,
 ): RequestHeaders {
-  const headers: Record<string, string> = { ...user };
-  for (const name of FRAMING_HEADERS) delete headers[name];
-  if (messageHeaders) {
-    for (const [name, value] of Object.entries(messageHeaders)) headers[name.toLowerCase()] = value;
+  // Built by assignment only: `delete` would turn the object into a slow dictionary, for us and
+  // for node:http, which walks it again.
+  const headers: Record<string, string> = {};
+  let userHeaders: string[] | undefined;
+  for (const name in user) {
+    if (!FRAMING_HEADERS.has(name)) headers[name] = user[name]!;
+    (userHeaders ??= []).push(name);
   }
-  Object.assign(headers, own);
-  return { headers, userHeaders: Object.keys(user) };
+  if (messageHeaders) {
+    for (const name in messageHeaders) headers[name.toLowerCase()] = messageHeaders[name]!;
+  }
+  for (const name in own) headers[name] = own[name]!;
+  return { headers, userHeaders: userHeaders ?? NO_HEADERS };
 }
 
 async function computedHeaders(option: () => Record<string, string> | Promise<Record<string, string>>): Promise<Record<string, string>> {

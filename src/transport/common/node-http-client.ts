@@ -89,11 +89,10 @@ export class NodeHttpClient implements HttpClient {
         }
         settled = true;
         clearTimeout(connectTimer);
-        // The abort listener stays until the body is done: aborting must end the body too.
-        res.once("close", () => signal.removeEventListener("abort", onAbort));
-        // Errors while reading surface through the body's iterator; this keeps them from being unhandled.
+        // Errors while reading surface through read(); this keeps them from being unhandled.
         res.on("error", () => {});
-        resolve(nodeResponse(res));
+        // The abort listener stays until the body is read or discarded: aborting must end the body too.
+        resolve(nodeResponse(res, () => signal.removeEventListener("abort", onAbort)));
       });
       req.end(request.body);
     });
@@ -133,7 +132,8 @@ interface RequestTarget {
   path: string;
 }
 
-function nodeResponse(res: http.IncomingMessage): HttpResponse {
+/** `release` is called once the body is read to its end, lost or discarded. */
+function nodeResponse(res: http.IncomingMessage, release: () => void): HttpResponse {
   return {
     status: res.statusCode ?? 0,
     header(name) {
@@ -143,13 +143,16 @@ function nodeResponse(res: http.IncomingMessage): HttpResponse {
     read(onChunk) {
       return new Promise<void>((resolve, reject) => {
         if (res.destroyed) return reject(new Error("the response body was discarded before it was read"));
-        const done = () => {
-          res.off("data", onData);
-          res.off("end", onEnd);
-          res.off("close", onClose);
-          res.off("error", onError);
+        // The listeners stay (the response is spent once read); only the first ending counts.
+        let finished = false;
+        const done = (): boolean => {
+          if (finished) return false;
+          finished = true;
+          release();
+          return true;
         };
         const onData = (chunk: Buffer) => {
+          if (finished) return;
           try {
             onChunk(chunk);
           } catch (error) {
@@ -159,25 +162,23 @@ function nodeResponse(res: http.IncomingMessage): HttpResponse {
           }
         };
         const onEnd = () => {
-          done();
-          resolve();
+          if (done()) resolve();
         };
         // Closed without its end: the connection was lost, or the body discarded.
         const onClose = () => {
-          done();
-          reject(new Error("the response body was cut off before its end"));
+          if (done()) reject(new Error("the response body was cut off before its end"));
         };
         const onError = (error: Error) => {
-          done();
-          reject(error);
+          if (done()) reject(error);
         };
         res.on("data", onData);
-        res.once("end", onEnd);
-        res.once("close", onClose);
-        res.once("error", onError);
+        res.on("end", onEnd);
+        res.on("close", onClose);
+        res.on("error", onError);
       });
     },
     discard() {
+      release();
       if (!res.complete && !res.destroyed) res.destroy();
       else if (!res.readableEnded) res.resume();
     },
