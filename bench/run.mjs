@@ -117,7 +117,8 @@ for (const transport of TRANSPORTS) {
         // A failure here (the SDK refuses 16 MiB by default) is a figure of its own, not the end of the run.
         for (const scenario of ["memory-reply", "memory-request"]) {
           const key = scenario === "memory-reply" ? "rssForReply16MiBMiB" : "rssForRequest16MiBMiB";
-          Object.assign(figures, await runClient(client, transport, url, scenario).catch(() => ({ [key]: null })));
+          const memory = await runClient(client, transport, url, scenario).catch(() => ({ [key]: null }));
+          figures[key] = memory[key];
         }
         results[transport][client].push(figures);
       } finally {
