@@ -118,7 +118,17 @@ class FallbackConnection implements McpConnection {
     this.current.setProtocolVersion?.(revision);
   }
 
-  async send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
+  send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
+    // Once the wire is settled, a send goes straight through: no async layer on every call.
+    if (this.decided && !this.switching) {
+      if (this.state !== "open") return Promise.reject(new McpTransportError("DISCONNECTED", `the connection is closed`));
+      return this.current.send(message, context);
+    }
+    return this.sendWhileUndecided(message, context);
+  }
+
+  /** A send before the wire is settled: `initialize` refused in a way that asks for the fallback switches to SSE. */
+  private async sendWhileUndecided(message: JsonRpcMessage, context?: SendContext): Promise<void> {
     if (this.switching) await this.switching.catch(() => {});
     if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
     const isInitialize = "method" in message && "id" in message && message.method === Method.initialize;

@@ -252,7 +252,7 @@ class StreamableHttpConnection implements McpConnection {
     const { response, sentSession } = await this.post(text, request.controller.signal, request.what, headers);
     request.stall?.activity();
     try {
-      await this.checkSessionStatus(response, sentSession, request.what);
+      if (!isSuccess(response.status)) await this.checkSessionStatus(response, sentSession, request.what);
       if (response.status === 202 || response.status === 204) {
         throw new McpTransportError(
           "PROTOCOL",
@@ -275,7 +275,9 @@ class StreamableHttpConnection implements McpConnection {
     what: string,
     messageHeaders: Record<string, string> | undefined,
   ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
-    const { headers, userHeaders } = await this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
+    const requestHeaders = this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
+    // Fixed headers come back as they are: awaiting them would cost a promise per request.
+    const { headers, userHeaders } = requestHeaders instanceof Promise ? await requestHeaders : requestHeaders;
     const sentSession = this.session;
     const result = await exchange(
       this.client,
@@ -739,6 +741,10 @@ class StreamableHttpConnection implements McpConnection {
       clearTimeout(timer);
     }
   }
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }
 
 function droppedError(message: string, cause?: unknown): McpTransportError {

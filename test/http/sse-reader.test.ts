@@ -66,6 +66,14 @@ describe("readSse", () => {
     );
   });
 
+  it("ignores one leading byte order mark, however the chunks cut it", async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("data: a\n\n")]);
+    for (let cut = 0; cut <= 4; cut++) {
+      const { events } = await read([bytes.subarray(0, cut), bytes.subarray(cut)]);
+      expect(events).toEqual([{ data: "a" }]);
+    }
+  });
+
   it("does not deliver an event cut off by the end of the stream", async () => {
     const { events } = await read([Buffer.from('data: {"complete":true}\n\ndata: {"cut":')]);
     expect(events).toEqual([{ data: '{"complete":true}' }]);

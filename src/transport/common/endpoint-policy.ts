@@ -15,7 +15,7 @@
  * A server's text (an HTTP body, a reason phrase) never goes into an error message. Messages do
  * not name the endpoint: the session adds the transport's description to every failure.
  */
-import { TextDecoder } from "node:util";
+import { StringDecoder } from "node:string_decoder";
 import { McpTransportError } from "../../errors.js";
 import { messageTooLarge } from "../limits.js";
 import { abortReason, delay } from "./abort.js";
@@ -264,7 +264,8 @@ export async function exchange(client: HttpClient, request: HttpRequest, options
     if (request.signal.aborted) throw abortReason(request.signal);
     let response: HttpResponse;
     try {
-      response = await client.request({ ...request, url, headers });
+      // The caller's request as it is until a redirect changes where it goes.
+      response = await client.request(url === request.url && headers === request.headers ? request : { ...request, url, headers });
     } catch (error) {
       if (request.signal.aborted) throw abortReason(request.signal);
       const unreachable = !(error instanceof McpTransportError) || error.reason === "UNAVAILABLE";
@@ -339,8 +340,8 @@ export async function readBoundedBody(
   // A body of one chunk (the usual small reply) is decoded at once; a longer one is decoded
   // chunk by chunk as it arrives, so that its bytes are not held beside its text.
   let first: Uint8Array | undefined;
-  let decoder: TextDecoder | undefined;
-  const pieces: string[] = [];
+  let decoder: StringDecoder | undefined;
+  let pieces: string[] | undefined;
   let total = 0;
   try {
     await response.read((chunk) => {
@@ -352,20 +353,19 @@ export async function readBoundedBody(
         return;
       }
       if (decoder === undefined) {
-        // ignoreBOM keeps a leading BOM, as the one-chunk path (Buffer) does; JSON.parse refuses it either way.
-        decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-        pieces.push(decoder.decode(first, { stream: true }));
+        decoder = new StringDecoder("utf8");
+        pieces = [decoder.write(first!)];
         first = undefined;
       }
-      pieces.push(decoder.decode(chunk, { stream: true }));
+      pieces!.push(decoder.write(chunk));
     });
   } catch (error) {
     response.discard();
     throw error;
   }
   if (decoder !== undefined) {
-    pieces.push(decoder.decode());
-    return pieces.join("");
+    pieces!.push(decoder.end());
+    return pieces!.join("");
   }
   return first === undefined ? "" : Buffer.from(first.buffer, first.byteOffset, first.byteLength).toString("utf8");
 }

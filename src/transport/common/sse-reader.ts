@@ -9,6 +9,7 @@
  * - the last event id and the server's `retry` field kept for resumption;
  * - an event cut off by the end of the stream is not delivered (as the SSE standard says).
  */
+import { StringDecoder } from "node:string_decoder";
 import { createParser, type EventSourceMessage, type ParseError } from "eventsource-parser";
 import type { McpTransportError } from "../../errors.js";
 import type { HttpResponse } from "./http-client.js";
@@ -81,14 +82,23 @@ export async function readSse(
       }
     },
   });
-  const decoder = new TextDecoder("utf-8");
+  // A StringDecoder rather than a TextDecoder: the same UTF-8 decoding (a character cut between
+  // chunks is carried over, invalid bytes become U+FFFD), without a converter to open per stream.
+  const decoder = new StringDecoder("utf8");
+  let first = true;
   await response.read((chunk) => {
     options.onActivity?.();
-    parser.feed(decoder.decode(chunk, { stream: true }));
+    let text = decoder.write(chunk);
+    if (first && text !== "") {
+      // The SSE standard ignores one leading byte order mark.
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
+    }
+    parser.feed(text);
     if (failure) throw failure;
   });
-  const rest = decoder.decode();
-  if (rest !== "") parser.feed(rest);
+  const rest = decoder.end();
+  if (rest !== "") parser.feed(first && rest.charCodeAt(0) === 0xfeff ? rest.slice(1) : rest);
   if (failure) throw failure;
 }
 
