@@ -1,5 +1,5 @@
 // Runs one benchmark scenario for one client in this process and prints one JSON line of figures.
-//   node --expose-gc bench/clients/driver.mjs <client> <transport> <server-url-or-"stdio"> [scenario]
+//   node [--expose-gc] bench/clients/driver.mjs <client> <transport> <server-url-or-"stdio"> [scenario]
 // <client> names a module in this folder (floor, sdk, mcpwire) exporting `load()`, which imports
 // the client's package (timed as "import") and returns `{ connect(target) }`.
 // Scenarios: "main" (the default: every timed figure), and "memory-reply" / "memory-request",
