@@ -2,30 +2,11 @@
  * An open WebSocket connection: one JSON-RPC message per text frame, the byte ceiling on each
  * frame, how the server closing or dropping the socket is reported, writes, close() and re-open.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { McpClient, WebSocketCloseError, WebSocketTransport, type ClientOptions } from "../../src/index.js";
-import { startWsFixture, type WsFixture, type WsFixtureOptions } from "../fixtures/ws-server.js";
-import { failure, openRaw, PING_REQUEST, until } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { WebSocketCloseError, WebSocketTransport } from "../../src/index.js";
+import { closedAfterEach, failure, openRaw, PING_REQUEST, until } from "./helpers.js";
 
-const fixtures: WsFixture[] = [];
-const clients: McpClient[] = [];
-
-async function fixture(options: WsFixtureOptions = {}): Promise<WsFixture> {
-  const started = await startWsFixture(options);
-  fixtures.push(started);
-  return started;
-}
-
-async function connect(transport: WebSocketTransport, options: ClientOptions = {}): Promise<McpClient> {
-  const client = await McpClient.connect(transport, options);
-  clients.push(client);
-  return client;
-}
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(fixtures.splice(0).map((started) => started.close()));
-});
+const { fixture, connect } = closedAfterEach();
 
 /** The text of a notification of exactly `bytes` bytes of UTF-8. */
 function notificationOfBytes(bytes: number): string {

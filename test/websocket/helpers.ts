@@ -1,15 +1,19 @@
 /** Helpers for the WebSocket transport's own tests: a raw connection with its events recorded. */
-import type {
-  McpTransportError} from "../../src/index.js";
+import { afterEach } from "vitest";
+import type { McpTransportError } from "../../src/index.js";
 import {
+  McpClient,
   DEFAULT_LIMITS,
+  type ClientOptions,
   type ConnectionEnding,
   type JsonRpcMessage,
   type Limits,
   type McpConnection,
   type McpTransport,
   type RequestId,
+  type WebSocketTransport,
 } from "../../src/index.js";
+import { startWsFixture, type WsFixture, type WsFixtureOptions } from "../fixtures/ws-server.js";
 export { failure, rejection } from "../helpers/failure.js";
 
 export interface RawConnection {
@@ -53,3 +57,31 @@ export async function until(condition: () => boolean): Promise<void> {
 }
 
 export const PING_REQUEST: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
+
+/**
+ * Servers and clients started by a test file, closed after each test (clients first). Call once,
+ * at the top of the file.
+ */
+export function closedAfterEach(): {
+  fixture(options?: WsFixtureOptions): Promise<WsFixture>;
+  connect(transport: WebSocketTransport, options?: ClientOptions): Promise<McpClient>;
+} {
+  const fixtures: WsFixture[] = [];
+  const clients: McpClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await Promise.all(fixtures.splice(0).map((started) => started.close()));
+  });
+  return {
+    async fixture(options = {}) {
+      const started = await startWsFixture(options);
+      fixtures.push(started);
+      return started;
+    },
+    async connect(transport, options = {}) {
+      const client = await McpClient.connect(transport, options);
+      clients.push(client);
+      return client;
+    },
+  };
+}

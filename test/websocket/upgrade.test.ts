@@ -2,30 +2,12 @@
  * The opening handshake: headers and subprotocol on the upgrade request, and what each way of
  * failing to upgrade becomes.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { McpClient, McpTransportError, WebSocketTransport, type WebSocketHeadersContext } from "../../src/index.js";
-import { refusedPort, startWsFixture, type WsFixture, type WsFixtureOptions } from "../fixtures/ws-server.js";
-import { failure, openRaw, rejection, until } from "./helpers.js";
+import { refusedPort } from "../fixtures/ws-server.js";
+import { closedAfterEach, failure, openRaw, rejection, until } from "./helpers.js";
 
-const fixtures: WsFixture[] = [];
-const clients: McpClient[] = [];
-
-async function fixture(options: WsFixtureOptions = {}): Promise<WsFixture> {
-  const started = await startWsFixture(options);
-  fixtures.push(started);
-  return started;
-}
-
-async function connect(transport: WebSocketTransport): Promise<McpClient> {
-  const client = await McpClient.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(fixtures.splice(0).map((started) => started.close()));
-});
+const { fixture, connect } = closedAfterEach();
 
 describe("the upgrade request", () => {
   it("offers the subprotocol mcp", async () => {

@@ -337,35 +337,21 @@ export async function readBoundedBody(
     response.discard();
     throw messageTooLarge(maxBytes, "received", transportName);
   }
-  // A body of one chunk (the usual small reply) is decoded at once; a longer one is decoded
-  // chunk by chunk as it arrives, so that its bytes are not held beside its text.
-  let first: Uint8Array | undefined;
-  let decoder: StringDecoder | undefined;
-  let pieces: string[] | undefined;
+  // Decoded chunk by chunk as it arrives, so that a long body's bytes are not held beside its
+  // text; the pieces are joined (flattened) once, by JSON.parse.
+  const decoder = new StringDecoder("utf8");
+  let text = "";
   let total = 0;
   try {
     await response.read((chunk) => {
       onChunk?.();
       total += chunk.byteLength;
       if (total > maxBytes) throw messageTooLarge(maxBytes, "received", transportName);
-      if (first === undefined && decoder === undefined) {
-        first = chunk;
-        return;
-      }
-      if (decoder === undefined) {
-        decoder = new StringDecoder("utf8");
-        pieces = [decoder.write(first!)];
-        first = undefined;
-      }
-      pieces!.push(decoder.write(chunk));
+      text += decoder.write(chunk);
     });
   } catch (error) {
     response.discard();
     throw error;
   }
-  if (decoder !== undefined) {
-    pieces!.push(decoder.end());
-    return pieces!.join("");
-  }
-  return first === undefined ? "" : Buffer.from(first.buffer, first.byteOffset, first.byteLength).toString("utf8");
+  return text + decoder.end();
 }

@@ -4,82 +4,71 @@
  *
  * It tracks the requests sent and not yet answered; while there is at least one, a read silence
  * longer than `readTimeoutMs` fails each of them with TIMEOUT. Any activity from the peer (bytes,
- * a message) restarts the count. One timer per connection, not per message: activity only
- * records a timestamp, and the timer re-arms itself for the time left when it fires early.
- * Nor is the timer cleared when the last answer arrives (it is unref'd, so it keeps nothing
- * alive): a connection answering one request at a time would otherwise make and clear a timer
- * per request. When it fires with nothing outstanding it lapses; `stop()` clears it.
+ * a message) restarts the count. The clock is the one Streamable HTTP uses for its many reply
+ * streams (stream-stall-watch.ts), here with one stream: the connection, watched from the first
+ * request sent to the last one answered. Its one timer is unref'd and outlives idle moments, so
+ * a connection answering one request at a time makes no timer per request.
  */
-import { McpTransportError } from "../../errors.js";
+import type { McpTransportError } from "../../errors.js";
 import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
+import { StreamStallWatch, type WatchedStream } from "./stream-stall-watch.js";
 
 export class ReadStallWatch {
   private readonly outstanding = new Set<RequestId>();
-  private lastActivity = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly clock: StreamStallWatch;
+  /** The connection under watch while a request waits for its answer. */
+  private watched: WatchedStream | undefined;
+  private readonly onSilence = (error: McpTransportError) => this.stalled(error);
 
   constructor(
-    private readonly readTimeoutMs: number,
-    private readonly transportName: string,
+    readTimeoutMs: number,
+    /** Who is silent, for the message: "the server process". */
+    peer: string,
     private readonly onStall: (id: RequestId, error: McpTransportError) => void,
-  ) {}
+  ) {
+    this.clock = new StreamStallWatch(readTimeoutMs, peer);
+  }
 
   /** Call with every message handed to the wire; a long-lived request is not waited for. */
   sent(message: JsonRpcMessage, longLived = false): void {
     if (longLived || !("id" in message) || !("method" in message)) return;
-    if (this.outstanding.size === 0) this.lastActivity = Date.now();
     this.outstanding.add(message.id);
-    this.timer ??= this.arm(this.readTimeoutMs);
+    // The silence is counted from the first request of a busy spell, not from the last idle byte.
+    this.watched ??= this.clock.watch(this.onSilence);
   }
 
   /** Call with every message received: a response settles its request. */
   received(message: JsonRpcMessage): void {
-    this.lastActivity = Date.now();
-    if (!("method" in message) && message.id !== null) this.outstanding.delete(message.id);
+    this.watched?.activity();
+    if (!("method" in message) && message.id !== null) this.forget(message.id);
   }
 
   /** Call when bytes arrive that are not yet a whole message. */
   activity(): void {
-    this.lastActivity = Date.now();
+    this.watched?.activity();
   }
 
   /** The session stopped waiting for this request. */
   forget(id: RequestId): void {
     this.outstanding.delete(id);
+    if (this.outstanding.size === 0) this.unwatch();
   }
 
   stop(): void {
     this.outstanding.clear();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.watched = undefined;
+    this.clock.close();
   }
 
-  private arm(delay: number): NodeJS.Timeout {
-    const timer = setTimeout(() => this.check(), delay);
-    // The session's own deadline keeps the process alive while a request waits; this one need not.
-    timer.unref();
-    return timer;
+  private unwatch(): void {
+    this.watched?.stop();
+    this.watched = undefined;
   }
 
-  private check(): void {
-    this.timer = undefined;
-    if (this.outstanding.size === 0) return;
-    const silentFor = Date.now() - this.lastActivity;
-    if (silentFor < this.readTimeoutMs) {
-      this.timer = this.arm(this.readTimeoutMs - silentFor);
-      return;
-    }
+  private stalled(error: McpTransportError): void {
+    this.watched = undefined;
     const stalled = [...this.outstanding];
     this.outstanding.clear();
-    for (const id of stalled) {
-      this.onStall(
-        id,
-        new McpTransportError(
-          "TIMEOUT",
-          `${this.transportName} sent nothing for ${this.readTimeoutMs} ms while a request waited (readTimeoutMs)`,
-          { timeoutMs: this.readTimeoutMs },
-        ),
-      );
-    }
+    for (const id of stalled) this.onStall(id, error);
   }
 }

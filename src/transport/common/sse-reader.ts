@@ -85,20 +85,22 @@ export async function readSse(
   // A StringDecoder rather than a TextDecoder: the same UTF-8 decoding (a character cut between
   // chunks is carried over, invalid bytes become U+FFFD), without a converter to open per stream.
   const decoder = new StringDecoder("utf8");
-  let first = true;
-  await response.read((chunk) => {
-    options.onActivity?.();
-    let text = decoder.write(chunk);
-    if (first && text !== "") {
+  let bomChecked = false;
+  const feed = (text: string) => {
+    if (text === "") return;
+    if (!bomChecked) {
+      bomChecked = true;
       // The SSE standard ignores one leading byte order mark.
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      first = false;
     }
     parser.feed(text);
+  };
+  await response.read((chunk) => {
+    options.onActivity?.();
+    feed(decoder.write(chunk));
     if (failure) throw failure;
   });
-  const rest = decoder.end();
-  if (rest !== "") parser.feed(first && rest.charCodeAt(0) === 0xfeff ? rest.slice(1) : rest);
+  feed(decoder.end());
   if (failure) throw failure;
 }
 
