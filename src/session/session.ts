@@ -25,6 +25,7 @@ import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, S
 import { Deadlines, monotonicNow, type Deadline } from "./deadlines.js";
 import { SignalWatch } from "./signal-watch.js";
 import { InFlightSlots, type SlotWaiter } from "./slots.js";
+import { IdTable } from "../collections/id-table.js";
 
 export type SessionOptions = Partial<Limits>;
 
@@ -123,7 +124,7 @@ export class TransportSession {
   private state: State = "new";
   private connection: McpConnection | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, PendingRequest>();
+  private readonly pending = new IdTable<PendingRequest>();
   private readonly slots: InFlightSlots;
   private readonly handlers = new Map<string, ServerRequestHandler>();
   private readonly listeners = new Map<string, Set<NotificationListener>>();
@@ -502,7 +503,7 @@ export class TransportSession {
   }
 
   private failAll(errorFor: (request: PendingRequest) => unknown): void {
-    for (const request of [...this.pending.values()]) this.settle(request, errorFor(request));
+    for (const request of this.pending.valueList()) this.settle(request, errorFor(request));
     this.slots.rejectAll((waiter) => {
       const request = waiter as PendingRequest;
       request.settled = true;

@@ -14,6 +14,7 @@
  *   hold a notification forever;
  * - replies: `readTimeoutMs` of silence on the stream while a request waits fails it (TIMEOUT).
  */
+import { IdTable } from "../collections/id-table.js";
 import { McpTransportError } from "../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { abortReason } from "./common/abort.js";
@@ -40,8 +41,8 @@ export class SseConnection implements McpConnection {
   /** Aborts the GET stream (and the opening). */
   private readonly stream = new AbortController();
   /** The POST of each request still being sent, so that abandoning it aborts it. */
-  private readonly posts = new Map<RequestId, RequestAbort>();
-  private readonly controllers = new Set<RequestAbort>();
+  private readonly posts = new IdTable<RequestAbort>();
+  private readonly controllers = new IdTable<RequestAbort>();
   private readonly stall: ReadStallWatch;
   private reading: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
@@ -110,7 +111,7 @@ export class SseConnection implements McpConnection {
     const id = "method" in message && "id" in message ? message.id : undefined;
     const what = whatOf(message);
     const controller = new RequestAbort();
-    this.controllers.add(controller);
+    this.controllers.set(controller.serial, controller);
     if (id !== undefined) {
       this.posts.get(id)?.abort();
       this.posts.set(id, controller);
@@ -146,7 +147,7 @@ export class SseConnection implements McpConnection {
       throw error;
     } finally {
       clearTimeout(timer);
-      this.controllers.delete(controller);
+      this.controllers.delete(controller.serial);
       if (id !== undefined && this.posts.get(id) === controller) this.posts.delete(id);
     }
   }
@@ -254,7 +255,7 @@ export class SseConnection implements McpConnection {
   private async release(): Promise<void> {
     if (this.state === "opening") this.state = "ended";
     this.stream.abort();
-    for (const controller of this.controllers) controller.abort();
+    for (const controller of this.controllers.valueList()) controller.abort();
     this.controllers.clear();
     this.posts.clear();
     this.stall.stop();

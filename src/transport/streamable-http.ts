@@ -18,6 +18,7 @@
  * Redirects, content types, statuses, attempts and byte ceilings follow the endpoint policy
  * (common/endpoint-policy.ts), shared with the legacy HTTP+SSE transport.
  */
+import { IdTable } from "../collections/id-table.js";
 import { McpTransportError } from "../errors.js";
 import {
   isResponse,
@@ -156,8 +157,8 @@ class StreamableHttpConnection implements McpConnection {
   private revision: string | undefined;
   /** Set by a 404 on the session; cleared when `initialize` starts a new one. */
   private expired = false;
-  private readonly requests = new Map<RequestId, RequestExchange>();
-  private readonly controllers = new Set<RequestAbort>();
+  private readonly requests = new IdTable<RequestExchange>();
+  private readonly controllers = new IdTable<RequestAbort>();
   private listening: RequestAbort | undefined;
   private probing = false;
   private closing: Promise<void> | undefined;
@@ -238,7 +239,7 @@ class StreamableHttpConnection implements McpConnection {
       await this.checkSessionStatus(response, sentSession, what);
       response.discard();
     } finally {
-      this.controllers.delete(controller);
+      this.controllers.delete(controller.serial);
     }
     if ("method" in message && message.method === Notification.initialized) void this.listen();
   }
@@ -497,7 +498,7 @@ class StreamableHttpConnection implements McpConnection {
     } catch {
       // Only an abort reaches here (close, or a new session): nothing to report.
     } finally {
-      this.controllers.delete(controller);
+      this.controllers.delete(controller.serial);
       if (this.listening === controller) this.listening = undefined;
     }
   }
@@ -520,7 +521,7 @@ class StreamableHttpConnection implements McpConnection {
     } catch (error) {
       return !isUnreachable(error);
     } finally {
-      this.controllers.delete(controller);
+      this.controllers.delete(controller.serial);
     }
   }
 
@@ -544,7 +545,7 @@ class StreamableHttpConnection implements McpConnection {
       )
       .finally(() => {
         this.probing = false;
-        this.controllers.delete(controller);
+        this.controllers.delete(controller.serial);
       });
   }
 
@@ -619,7 +620,7 @@ class StreamableHttpConnection implements McpConnection {
       request.controller.abort();
       request.response?.discard();
     }
-    this.controllers.delete(request.controller);
+    this.controllers.delete(request.controller.serial);
     if (this.requests.get(request.id) === request) this.requests.delete(request.id);
   }
 
@@ -666,7 +667,7 @@ class StreamableHttpConnection implements McpConnection {
 
   private newController(): RequestAbort {
     const controller = new RequestAbort();
-    this.controllers.add(controller);
+    this.controllers.set(controller.serial, controller);
     return controller;
   }
 
@@ -703,10 +704,10 @@ class StreamableHttpConnection implements McpConnection {
   }
 
   private releaseAll(): void {
-    for (const request of [...this.requests.values()]) this.stop(request);
+    for (const request of this.requests.valueList()) this.stop(request);
     this.stalls.close();
     this.stopListening();
-    for (const controller of this.controllers) controller.abort();
+    for (const controller of this.controllers.valueList()) controller.abort();
     this.controllers.clear();
   }
 

@@ -12,6 +12,7 @@ import type { RawData, WebSocket } from "ws";
 /** `WebSocket.readyState` values (RFC 6455 / the WHATWG API), without loading `ws` to name them. */
 const OPEN = 1;
 const CLOSED = 3;
+import { IdTable } from "../collections/id-table.js";
 import { McpTransportError } from "../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { PingKeepAlive, type KeepAliveSettings } from "./common/ping-keepalive.js";
@@ -57,7 +58,9 @@ export class WebSocketConnection implements McpConnection {
   /** The socket was told to close (or was destroyed); it is released on its close event. */
   private shuttingDown = false;
   private closeDeadline: NodeJS.Timeout | undefined;
-  private readonly sends = new Set<(error: McpTransportError) => void>();
+  /** The sends not yet written, by a number of their own: failed all at once if the socket ends. */
+  private readonly sends = new IdTable<(error: McpTransportError) => void>();
+  private nextSend = 1;
   private readonly stall: ReadStallWatch;
   private readonly keepAlive: PingKeepAlive;
   private markReleased!: () => void;
@@ -100,15 +103,16 @@ export class WebSocketConnection implements McpConnection {
       return Promise.reject(messageTooLarge(limit, "sent", KIND));
     }
     return new Promise<void>((resolve, reject) => {
+      const key = this.nextSend++;
       const fail = (error: McpTransportError) => {
-        if (this.sends.delete(fail)) reject(error);
+        if (this.sends.delete(key)) reject(error);
       };
-      this.sends.add(fail);
+      this.sends.set(key, fail);
       try {
         // The callback runs once the frame is written to the socket: that is the backpressure.
         this.socket.send(text, (error) => {
           if (!error) {
-            if (this.sends.delete(fail)) resolve();
+            if (this.sends.delete(key)) resolve();
           } else {
             fail(new McpTransportError("DISCONNECTED", `the message could not be written: the socket to ${PEER} failed`, { cause: error }));
           }
@@ -196,7 +200,7 @@ export class WebSocketConnection implements McpConnection {
     this.closing = true;
     this.stall.stop();
     this.keepAlive.stop();
-    for (const fail of [...this.sends]) fail(this.notOpen());
+    for (const fail of this.sends.valueList()) fail(this.notOpen());
     this.events.closed(ending);
   }
 

@@ -11,10 +11,11 @@
  */
 import type { McpTransportError } from "../../errors.js";
 import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
+import { IdTable } from "../../collections/id-table.js";
 import { StreamStallWatch, type WatchedStream } from "./stream-stall-watch.js";
 
 export class ReadStallWatch {
-  private readonly outstanding = new Set<RequestId>();
+  private readonly outstanding = new IdTable<true>();
   private readonly clock: StreamStallWatch;
   /** The connection under watch while a request waits for its answer. */
   private watched: WatchedStream | undefined;
@@ -32,7 +33,7 @@ export class ReadStallWatch {
   /** Call with every message handed to the wire; a long-lived request is not waited for. */
   sent(message: JsonRpcMessage, longLived = false): void {
     if (longLived || !("id" in message) || !("method" in message)) return;
-    this.outstanding.add(message.id);
+    this.outstanding.set(message.id, true);
     // The silence is counted from the first request of a busy spell, not from the last idle byte.
     this.watched ??= this.clock.watch(this.onSilence);
   }
@@ -67,7 +68,7 @@ export class ReadStallWatch {
 
   private stalled(error: McpTransportError): void {
     this.watched = undefined;
-    const stalled = [...this.outstanding];
+    const stalled = this.outstanding.idList();
     this.outstanding.clear();
     for (const id of stalled) this.onStall(id, error);
   }

@@ -18,7 +18,11 @@ export interface AbortSignalLike {
   removeEventListener(type: "abort", listener: () => void): void;
 }
 
+let nextSerial = 1;
+
 export class RequestAbort implements AbortSignalLike {
+  /** Its key in a table of the switches in use (an `IdTable`, unlike a `Set`, keys by id); unique in the process. */
+  readonly serial = nextSerial++;
   aborted = false;
   reason: unknown = undefined;
   private listeners: (() => void)[] | undefined;

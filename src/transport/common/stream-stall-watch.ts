@@ -10,6 +10,7 @@
  * one request at a time would otherwise make and clear a timer per request. Firing with nothing
  * watched, it lapses; `close()` clears it.
  */
+import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
 
 /** One stream under watch. */
@@ -24,7 +25,9 @@ class Watched implements WatchedStream {
   lastActivity = Date.now();
 
   constructor(
-    private readonly owner: Set<Watched>,
+    private readonly owner: IdTable<Watched>,
+    /** Its key in the owner's table. */
+    private readonly key: number,
     readonly onStall: (error: McpTransportError) => void,
   ) {}
 
@@ -33,12 +36,13 @@ class Watched implements WatchedStream {
   }
 
   stop(): void {
-    this.owner.delete(this);
+    this.owner.delete(this.key);
   }
 }
 
 export class StreamStallWatch {
-  private readonly streams = new Set<Watched>();
+  private readonly streams = new IdTable<Watched>();
+  private nextKey = 1;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -49,8 +53,9 @@ export class StreamStallWatch {
 
   /** Watches a new stream from now on; `onStall` hears TIMEOUT once, after which it is no longer watched. */
   watch(onStall: (error: McpTransportError) => void): WatchedStream {
-    const stream = new Watched(this.streams, onStall);
-    this.streams.add(stream);
+    const key = this.nextKey++;
+    const stream = new Watched(this.streams, key, onStall);
+    this.streams.set(key, stream);
     this.timer ??= this.arm(this.readTimeoutMs);
     return stream;
   }
@@ -73,7 +78,7 @@ export class StreamStallWatch {
     const now = Date.now();
     let nextDue = Infinity;
     const stalled: Watched[] = [];
-    for (const stream of this.streams) {
+    for (const stream of this.streams.valueList()) {
       const silentFor = now - stream.lastActivity;
       if (silentFor >= this.readTimeoutMs) stalled.push(stream);
       else nextDue = Math.min(nextDue, this.readTimeoutMs - silentFor);
