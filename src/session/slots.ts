@@ -11,7 +11,8 @@ export interface SlotWaiter {
 
 export class InFlightSlots {
   private used = 0;
-  private readonly line: SlotWaiter[] = [];
+  /** Waiters in order from `head`; a slot before `head` is emptied once its waiter is granted. */
+  private readonly line: (SlotWaiter | undefined)[] = [];
   private head = 0;
 
   constructor(private readonly max: number) {}
@@ -47,6 +48,9 @@ export class InFlightSlots {
     this.used--;
     while (this.used < this.max && this.waiting > 0) {
       const next = this.line[this.head]!;
+      // Not kept once granted: the line would otherwise hold up to 1 024 finished requests
+      // (their messages too) until it is trimmed.
+      this.line[this.head] = undefined;
       this.head++;
       this.used++;
       next.grant();
@@ -62,6 +66,6 @@ export class InFlightSlots {
     const waiters = this.line.splice(this.head);
     this.line.length = 0;
     this.head = 0;
-    for (const waiter of waiters) waiter.reject(error(waiter));
+    for (const waiter of waiters) if (waiter) waiter.reject(error(waiter));
   }
 }
