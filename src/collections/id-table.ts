@@ -25,12 +25,19 @@ const GONE: unique symbol = Symbol("gone");
 const MIN_CAPACITY = 16;
 
 export class IdTable<V> {
-  private ids: (TableId | typeof FREE | typeof GONE)[] = new Array<undefined>(MIN_CAPACITY).fill(FREE);
-  private values: (V | undefined)[] = new Array<undefined>(MIN_CAPACITY).fill(undefined);
-  private mask = MIN_CAPACITY - 1;
+  private ids: (TableId | typeof FREE | typeof GONE)[] = [];
+  private values: (V | undefined)[] = [];
+  private mask = 0;
   private live = 0;
   /** Live entries and deleted ones (GONE slots): what lookups walk over. */
   private taken = 0;
+
+  constructor() {
+    // Set a second time here, not only by the initializers above: V8 treats a field stored once as
+    // a constant, and the first rebuild (when 64 calls are in flight after one at a time, say)
+    // would then throw away the optimized code of every caller.
+    this.allocate(MIN_CAPACITY);
+  }
 
   /** Entries in the table. */
   get size(): number {
@@ -82,9 +89,7 @@ export class IdTable<V> {
   clear(): void {
     // New arrays when the old ones grew: an emptied table goes back to its small size.
     if (this.ids.length > MIN_CAPACITY) {
-      this.ids = new Array<undefined>(MIN_CAPACITY).fill(FREE);
-      this.values = new Array<undefined>(MIN_CAPACITY).fill(undefined);
-      this.mask = MIN_CAPACITY - 1;
+      this.allocate(MIN_CAPACITY);
     } else {
       this.ids.fill(FREE);
       this.values.fill(undefined);
@@ -110,6 +115,13 @@ export class IdTable<V> {
     return values;
   }
 
+  /** Empty arrays of `capacity` slots (a power of two). */
+  private allocate(capacity: number): void {
+    this.ids = new Array<undefined>(capacity).fill(FREE);
+    this.values = new Array<undefined>(capacity).fill(undefined);
+    this.mask = capacity - 1;
+  }
+
   /** The slot holding `id`, or -1. */
   private find(id: TableId): number {
     let slot = hashOf(id) & this.mask;
@@ -132,9 +144,7 @@ export class IdTable<V> {
     }
     const ids = this.ids;
     const values = this.values;
-    this.ids = new Array<undefined>(capacity).fill(FREE);
-    this.values = new Array<undefined>(capacity).fill(undefined);
-    this.mask = capacity - 1;
+    this.allocate(capacity);
     this.taken = this.live;
     for (let from = 0; from < ids.length; from++) {
       const id = ids[from];
