@@ -9,33 +9,13 @@ import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
+import { startHttpServer } from "./servers/start-http-server.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? "floor,sdk,mcpwire").split(",");
 const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? "stdio,http-json,http-sse").split(",");
 const RUN_DEADLINE_MS = 300_000; // one client's whole scenario; a hang fails the run instead of the machine
-
-/** Starts the HTTP server on a free 127.0.0.1 port and resolves with its URL and a stop function. */
-function startHttpServer(mode) {
-  return new Promise((resolve, reject) => {
-    const server = spawn(process.execPath, [`${here}servers/minimal-server.mjs`, mode, "0"], { stdio: ["ignore", "pipe", "inherit"] });
-    server.once("error", reject);
-    server.stdout.setEncoding("utf8");
-    server.stdout.once("data", (line) => {
-      const port = /listening (\d+)/.exec(line)?.[1];
-      if (!port) return reject(new Error(`the bench server said ${JSON.stringify(line)}`));
-      resolve({
-        url: `http://127.0.0.1:${port}/mcp`,
-        stop: () =>
-          new Promise((done) => {
-            server.once("exit", done);
-            server.kill("SIGTERM");
-          }),
-      });
-    });
-  });
-}
 
 function runClient(client, transport, target, scenario = "main") {
   return new Promise((resolve, reject) => {

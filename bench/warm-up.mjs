@@ -1,4 +1,4 @@
-// How each client's cost per call changes as a run goes on, over stdio: the main benchmark times
+// How each client's cost per call changes as a run goes on: the main benchmark times
 // short windows (2 000 sequential calls after 2 000 warm-up calls, then 10 000 with 64 in flight),
 // and a client whose hot path is longer than the floor's is still being optimized in them.
 //
@@ -7,12 +7,15 @@
 // flight. For each slice it prints the client's CPU per call, its calls per second, and the
 // milliseconds V8's optimizing compiler (TurboFan) spent on the functions it finished optimizing
 // in that slice (that work runs on a background thread, and counts in the process's CPU).
-//   npm run build && node bench/warm-up.mjs
+//   npm run build && node bench/warm-up.mjs            (stdio)
+//   BENCH_TRANSPORT=http-json node bench/warm-up.mjs   (or http-sse: the same over HTTP)
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { startHttpServer } from "./servers/start-http-server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const TRANSPORT = process.env.BENCH_TRANSPORT ?? "stdio";
 const CLIENTS = (process.env.BENCH_CLIENTS ?? "floor,sdk,mcpwire").split(",");
 const SEQUENTIAL_SLICES = 8;
 const SEQUENTIAL_SLICE = 1_000;
@@ -22,8 +25,9 @@ const IN_FLIGHT = 64;
 const MARK = "=== slice ";
 
 if (process.argv[2] === "--child") {
-  const clientName = process.argv[3];
-  const server = { command: process.execPath, args: [fileURLToPath(new URL("servers/minimal-server.mjs", import.meta.url)), "stdio"] };
+  const [clientName, target] = process.argv.slice(3);
+  const server =
+    target === "stdio" ? { command: process.execPath, args: [fileURLToPath(new URL("servers/minimal-server.mjs", import.meta.url)), "stdio"] } : { url: target };
   const client = await (await import(`./clients/${clientName}.mjs`)).load();
   const session = await client.connect(server);
   await session.listTools();
@@ -60,9 +64,9 @@ if (process.argv[2] === "--child") {
 }
 
 /** One client's run: CPU per call, calls per second and TurboFan milliseconds, per slice. */
-function run(clientName) {
+function run(clientName, target) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--trace-opt", fileURLToPath(import.meta.url), "--child", clientName], {
+    const child = spawn(process.execPath, ["--trace-opt", fileURLToPath(import.meta.url), "--child", clientName, target], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let out = "";
@@ -84,11 +88,16 @@ function run(clientName) {
 }
 
 const results = new Map(CLIENTS.map((client) => [client, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  for (const client of CLIENTS) {
-    process.stderr.write(`round ${round + 1}/${ROUNDS} ${client}\n`);
-    results.get(client).push(await run(client));
+const server = TRANSPORT === "stdio" ? undefined : await startHttpServer(TRANSPORT);
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const client of CLIENTS) {
+      process.stderr.write(`round ${round + 1}/${ROUNDS} ${client}\n`);
+      results.get(client).push(await run(client, server?.url ?? "stdio"));
+    }
   }
+} finally {
+  await server?.stop();
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -96,7 +105,7 @@ const sliceNames = [
   ...Array.from({ length: SEQUENTIAL_SLICES }, (_, i) => `sequential ${i * SEQUENTIAL_SLICE + 1}-${(i + 1) * SEQUENTIAL_SLICE}`),
   ...Array.from({ length: CONCURRENT_SLICES }, (_, i) => `${IN_FLIGHT} in flight ${i * CONCURRENT_SLICE + 1}-${(i + 1) * CONCURRENT_SLICE}`),
 ];
-console.log(`stdio, ${ROUNDS} rounds (medians), Node ${process.version}\n`);
+console.log(`${TRANSPORT}, ${ROUNDS} rounds (medians), Node ${process.version}\n`);
 const header = CLIENTS.flatMap((client) => [`${client} CPU/call (µs)`, `${client} calls/s`, `${client} TurboFan (ms)`]);
 console.log(`| calls | ${header.join(" | ")} |`);
 console.log(`| --- | ${header.map(() => "---").join(" | ")} |`);
