@@ -25,6 +25,9 @@ export class NodeHttpClient implements HttpClient {
   private closed = false;
   private lastTarget: RequestTarget | undefined;
 
+  /** @param connectTimeoutMs how long a new connection may take (tests shorten it) */
+  constructor(private readonly connectTimeoutMs = CONNECT_TIMEOUT_MS) {}
+
   request(request: HttpRequest): Promise<HttpResponse> {
     const { signal } = request;
     if (signal.aborted) return Promise.reject(abortReason(signal));
@@ -74,8 +77,8 @@ export class NodeHttpClient implements HttpClient {
           return;
         }
         connectTimer = setTimeout(() => {
-          req.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS} ms`));
-        }, CONNECT_TIMEOUT_MS);
+          req.destroy(new Error(`no connection within ${this.connectTimeoutMs} ms`));
+        }, this.connectTimeoutMs);
         socket.once(secure ? "secureConnect" : "connect", () => {
           connected = true;
           clearTimeout(connectTimer);
