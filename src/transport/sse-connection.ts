@@ -18,6 +18,7 @@ import { IdTable } from "../collections/id-table.js";
 import { McpTransportError } from "../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { abortReason } from "./common/abort.js";
+import { disconnected } from "./common/disconnected.js";
 import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, exchange, statusFailure } from "./common/endpoint-policy.js";
 import type { HttpClient, HttpResponse } from "./common/http-client.js";
 import { checkOutgoingSize, requestHeaders, whatOf, type ResolvedHttpOptions } from "./common/http-options.js";
@@ -194,9 +195,9 @@ export class SseConnection implements McpConnection {
         onActivity: () => this.stall.activity(),
         onEvent: (event) => this.onEvent(event, base),
       });
-      ending = dropped(`the server ended ${STREAM}`);
+      ending = disconnected(`the server ended ${STREAM}`);
     } catch (error) {
-      ending = error instanceof McpTransportError ? error : dropped(`${STREAM} was lost`, error);
+      ending = error instanceof McpTransportError ? error : disconnected(`${STREAM} was lost`, error);
     } finally {
       response.discard();
     }
@@ -234,7 +235,7 @@ export class SseConnection implements McpConnection {
     if (this.opened) {
       this.opened.reject(
         error.reason === "DISCONNECTED" && !this.endpoint
-          ? dropped(`${STREAM} ended before the server sent its endpoint event`, error)
+          ? disconnected(`${STREAM} ended before the server sent its endpoint event`, error)
           : error,
       );
     }
@@ -300,8 +301,4 @@ export function resolveEndpoint(data: string, base: URL): URL {
   }
   target.hash = "";
   return target;
-}
-
-function dropped(message: string, cause?: unknown): McpTransportError {
-  return new McpTransportError("DISCONNECTED", message, cause === undefined ? {} : { cause });
 }

@@ -30,6 +30,7 @@ import {
 } from "../protocol/jsonrpc.js";
 import { Method, Notification } from "../protocol/methods.js";
 import { abortReason, delay } from "./common/abort.js";
+import { disconnected } from "./common/disconnected.js";
 import { backoffDelay, type BackoffSchedule } from "./common/backoff.js";
 import {
   JSON_MEDIA_TYPE,
@@ -352,14 +353,14 @@ class StreamableHttpConnection implements McpConnection {
         // re-issues it with a new id (basic/transports/streamable-http, changelog item 9) unless
         // the server itself is gone, which ends the connection as a child's exit ends a stdio one.
         if (!(await this.stillReachable())) {
-          const gone = droppedError(`the endpoint stopped answering while ${request.what} waited`);
+          const gone = disconnected(`the endpoint stopped answering while ${request.what} waited`);
           this.endWith(gone);
           throw gone;
         }
         throw new McpTransportError("DISCONNECTED", `the reply stream of ${request.what} broke before its answer`, { streamBroken: true });
       }
       if (request.progress.lastEventId === undefined) {
-        throw droppedError(
+        throw disconnected(
           `the reply stream of ${request.what} ended before its answer, and the server gave no event id to resume it from`,
         );
       }
@@ -380,7 +381,7 @@ class StreamableHttpConnection implements McpConnection {
     const what = `the resumption of ${request.what}`;
     for (;;) {
       if (request.reconnects >= MAX_STREAM_RECONNECTS) {
-        throw droppedError(
+        throw disconnected(
           `the reply stream of ${request.what} was resumed ${MAX_STREAM_RECONNECTS} times without an answer`,
         );
       }
@@ -393,14 +394,14 @@ class StreamableHttpConnection implements McpConnection {
         if (request.stopped) throw error;
         if (isUnreachable(error)) {
           // The server went away with the request in flight: this connection is over.
-          this.endWith(droppedError(`the endpoint stopped answering while ${request.what} waited`, error));
+          this.endWith(disconnected(`the endpoint stopped answering while ${request.what} waited`, error));
           throw error;
         }
         if (error instanceof McpTransportError && error.reason === "UNAVAILABLE") continue; // 5xx: try again
         throw error;
       }
       if (!response) {
-        throw droppedError(
+        throw disconnected(
           `the reply stream of ${request.what} ended before its answer, and the endpoint does not offer to resume it (HTTP 405)`,
         );
       }
@@ -460,7 +461,7 @@ class StreamableHttpConnection implements McpConnection {
         } catch (error) {
           if (signal.aborted) return;
           if (isUnreachable(error)) {
-            this.endWith(droppedError(`the endpoint stopped answering its event stream`, error));
+            this.endWith(disconnected(`the endpoint stopped answering its event stream`, error));
             return;
           }
           if (error instanceof McpTransportError && error.reason === "UNAVAILABLE") continue; // 5xx
@@ -539,7 +540,7 @@ class StreamableHttpConnection implements McpConnection {
         (response) => response?.discard(),
         (error: unknown) => {
           if (!controller.signal.aborted && isUnreachable(error)) {
-            this.endWith(droppedError(`the endpoint stopped answering with requests in flight`, error));
+            this.endWith(disconnected(`the endpoint stopped answering with requests in flight`, error));
           }
         },
       )
@@ -631,7 +632,7 @@ class StreamableHttpConnection implements McpConnection {
     const failure =
       error instanceof McpTransportError
         ? error
-        : droppedError(`the reply of ${request.what} was cut off`, error);
+        : disconnected(`the reply of ${request.what} was cut off`, error);
     this.events.requestFailed(request.id, failure);
     if (failure.reason === "DISCONNECTED") this.checkAlive();
   }
@@ -746,8 +747,4 @@ class StreamableHttpConnection implements McpConnection {
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
-}
-
-function droppedError(message: string, cause?: unknown): McpTransportError {
-  return new McpTransportError("DISCONNECTED", message, cause === undefined ? {} : { cause });
 }
