@@ -449,22 +449,11 @@ export class McpClient {
     try {
       const era = this.ready();
       era.checkMethod(method, label);
-      if (this.reconnection) return this.callAfterReconnection(method, params, schema, label, options);
-      return this.send(era, method, params, schema, label, options);
+      if (!this.reconnection) return this.send(era, method, params, schema, label, options);
+      return this.waitForReconnection(label, options).then(() => this.send(this.ready(), method, params, schema, label, options));
     } catch (error) {
       return Promise.reject(error);
     }
-  }
-
-  private async callAfterReconnection<K extends ResultSchemaName>(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    schema: K,
-    label: string,
-    options: CallOptions,
-  ): Promise<z.output<Schemas[K]>> {
-    await this.waitForReconnection(label, options);
-    return this.send(this.ready(), method, params, schema, label, options);
   }
 
   private send<K extends ResultSchemaName>(

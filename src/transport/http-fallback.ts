@@ -21,6 +21,7 @@ import { McpTransportError } from "../errors.js";
 import type { JsonRpcMessage, RequestId } from "../protocol/jsonrpc.js";
 import { Method } from "../protocol/methods.js";
 import { isModernErrorCode } from "../protocol/modern.js";
+import { isSuccessStatus } from "./common/endpoint-policy.js";
 import type { Limits } from "./limits.js";
 import { SSE_KIND } from "./sse-connection.js";
 import { SseTransport } from "./sse.js";
@@ -76,7 +77,7 @@ export function fallbackWanted(error: unknown): error is McpTransportError {
 function noStreamThere(error: unknown): boolean {
   if (!(error instanceof McpTransportError) || error.httpStatus === undefined) return false;
   const status = error.httpStatus;
-  return FALLBACK_STATUSES.includes(status) || (status >= 200 && status < 300);
+  return FALLBACK_STATUSES.includes(status) || isSuccessStatus(status);
 }
 
 type State = "open" | "closing" | "ended";

@@ -37,6 +37,7 @@ import {
   SSE_MEDIA_TYPE,
   checkContentType,
   exchange,
+  isSuccessStatus,
   isUnreachable,
   readBoundedBody,
   statusFailure,
@@ -254,7 +255,7 @@ class StreamableHttpConnection implements McpConnection {
     const { response, sentSession } = await this.post(text, request.controller.signal, request.what, headers);
     request.stall?.activity();
     try {
-      if (!isSuccess(response.status)) await this.checkSessionStatus(response, sentSession, request.what);
+      if (!isSuccessStatus(response.status)) await this.checkSessionStatus(response, sentSession, request.what);
       if (response.status === 202 || response.status === 204) {
         throw new McpTransportError(
           "PROTOCOL",
@@ -743,8 +744,4 @@ class StreamableHttpConnection implements McpConnection {
       clearTimeout(timer);
     }
   }
-}
-
-function isSuccess(status: number): boolean {
-  return status >= 200 && status < 300;
 }

@@ -1,9 +1,14 @@
 /** AbortSignal, the same way everywhere: check first, reject with `signal.reason`, clean up after. */
 import type { AbortSignalLike } from "./request-abort.js";
 
+/** The error an abort without a reason stands for, as AbortController makes it. */
+export function abortError(): DOMException {
+  return new DOMException("This operation was aborted", "AbortError");
+}
+
 /** The reason of an aborted signal, as thrown value. */
 export function abortReason(signal: AbortSignalLike): unknown {
-  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+  return signal.reason ?? abortError();
 }
 
 /**

@@ -76,12 +76,17 @@ export function checkContentType(
  * The failure an HTTP status means, or undefined for 2xx. A 4xx is PROTOCOL (the request was
  * refused and will be again), a 5xx is UNAVAILABLE (the server may recover).
  */
+/** A 2xx status. */
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
 export function failureForStatus(
   response: HttpResponse,
   context: { what: string },
 ): McpTransportError | undefined {
   const status = response.status;
-  if (status >= 200 && status < 300) return undefined;
+  if (isSuccessStatus(status)) return undefined;
   if (status >= 500 && status < 600) {
     return new McpTransportError(
       "UNAVAILABLE",

@@ -9,6 +9,7 @@
  * signal. A real `AbortSignal` has the same shape (`AbortSignalLike`), so code that takes one
  * takes either; a user's `fetch`, which needs a real one, gets one made for it.
  */
+import { abortError } from "./abort.js";
 
 /** What the transports read of a signal: a real `AbortSignal` or a `RequestAbort`. */
 export interface AbortSignalLike {
@@ -36,7 +37,7 @@ export class RequestAbort implements AbortSignalLike {
   abort(reason?: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
-    this.reason = reason ?? new DOMException("This operation was aborted", "AbortError");
+    this.reason = reason ?? abortError();
     const listeners = this.listeners;
     this.listeners = undefined;
     for (const listener of listeners ?? []) {
