@@ -2,9 +2,15 @@
 // alternating, several rounds; medians with min-max, the ratios mcpwire/SDK and mcpwire/floor,
 // a table on stdout and a JSON file in bench/results/.
 //
+// `npm run bench:steady` (`--steady`): the same calls, timed once every client is warmed up
+// (20 000 sequential calls, then 20 000 with 64 in flight, before the timed windows of 5 000 and
+// 20 000), the floor and mcpwire only, 1 MiB messages only and no memory scenarios. The main
+// table's short windows fall partly in each client's warm-up (`npm run bench:warm-up`); this one
+// shows what a call costs once the optimizing compiler is done.
+//
 // Environment: BENCH_ROUNDS (3), BENCH_CLIENTS (floor,sdk,mcpwire), BENCH_TRANSPORTS
 // (stdio,http-json,http-sse), and the driver's BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT,
-// BENCH_LARGE_MIB.
+// BENCH_CONCURRENT_WARMUP, BENCH_LARGE_MIB.
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
@@ -12,8 +18,16 @@ import { fileURLToPath } from "node:url";
 import { startHttpServer } from "./servers/start-http-server.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
+const STEADY = process.argv.includes("--steady");
+const STEADY_WINDOWS = {
+  BENCH_WARMUP: "20000",
+  BENCH_SEQUENTIAL: "5000",
+  BENCH_CONCURRENT_WARMUP: "20000",
+  BENCH_CONCURRENT: "20000",
+  BENCH_LARGE_MIB: "1",
+};
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CLIENTS = (process.env.BENCH_CLIENTS ?? "floor,sdk,mcpwire").split(",");
+const CLIENTS = (process.env.BENCH_CLIENTS ?? (STEADY ? "floor,mcpwire" : "floor,sdk,mcpwire")).split(",");
 const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? "stdio,http-json,http-sse").split(",");
 const RUN_DEADLINE_MS = 300_000; // one client's whole scenario; a hang fails the run instead of the machine
 
@@ -23,7 +37,7 @@ function runClient(client, transport, target, scenario = "main") {
     const flags = scenario === "main" ? [] : ["--expose-gc"];
     const child = spawn(process.execPath, [...flags, `${here}clients/driver.mjs`, client, transport, target, scenario], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NODE_NO_WARNINGS: undefined },
+      env: { ...(STEADY ? STEADY_WINDOWS : {}), ...process.env, NODE_NO_WARNINGS: undefined },
     });
     let stdout = "";
     let stderr = "";
@@ -97,7 +111,7 @@ for (const transport of TRANSPORTS) {
         const url = server?.url ?? "stdio";
         const figures = await runClient(client, transport, url);
         // A failure here (the SDK refuses 16 MiB by default) is a figure of its own, not the end of the run.
-        for (const scenario of ["memory-reply", "memory-request"]) {
+        for (const scenario of STEADY ? [] : ["memory-reply", "memory-request"]) {
           const key = scenario === "memory-reply" ? "rssForReply16MiBMiB" : "rssForRequest16MiBMiB";
           const memory = await runClient(client, transport, url, scenario).catch(() => ({ [key]: null }));
           figures[key] = memory[key];
@@ -120,14 +134,16 @@ for (const transport of TRANSPORTS) {
   for (const [key, title] of FIGURES) {
     const stats = Object.fromEntries(CLIENTS.map((client) => [client, summarize(results[transport][client].map((f) => f[key]))]));
     summary[transport][key] = stats;
+    if (CLIENTS.every((client) => stats[client] === undefined)) continue; // not measured in this run
     lines.push(`| ${title} | ${CLIENTS.map((c) => format(stats[c])).join(" | ")} | ${ratio(stats.mcpwire, stats.sdk)} | ${ratio(stats.mcpwire, stats.floor)} |`);
   }
 }
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}`;
-const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${ROUNDS} rounds, medians (min-max).`;
+const windows = STEADY ? "; steady state (after 20 000 sequential and 20 000 in-flight warm-up calls)" : "";
+const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${ROUNDS} rounds, medians (min-max)${windows}.`;
 process.stdout.write(`${header}\n${lines.join("\n")}\n`);
 await mkdir(`${here}results`, { recursive: true });
-const file = `${here}results/bench-${new Date().toISOString().replaceAll(":", "-")}.json`;
+const file = `${here}results/bench-${STEADY ? "steady-" : ""}${new Date().toISOString().replaceAll(":", "-")}.json`;
 await writeFile(file, JSON.stringify({ header, machine, rounds: ROUNDS, summary, raw: results }, null, 2));
 process.stdout.write(`\nJSON: ${file}\n`);
