@@ -185,15 +185,22 @@ class StreamableHttpConnection implements McpConnection {
     this.revision = revision;
   }
 
-  async send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
-    if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
-    const text = serializeMessage(message);
-    checkOutgoingSize(text, this.limits.maxMessageBytes, KIND);
-    const isInitialize = "method" in message && message.method === Method.initialize;
-    if (isInitialize) this.startNewSession();
-    else if (this.expired) throw this.sessionExpired(whatOf(message));
+  /** Not an async function: a request's promise is the exchange's own, one layer and its hops less. */
+  send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
+    let text: string;
+    let isInitialize: boolean;
+    try {
+      if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
+      text = serializeMessage(message);
+      checkOutgoingSize(text, this.limits.maxMessageBytes, KIND);
+      isInitialize = "method" in message && message.method === Method.initialize;
+      if (isInitialize) this.startNewSession();
+      else if (this.expired) throw this.sessionExpired(whatOf(message));
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if ("method" in message && "id" in message) return this.sendRequest(message, text, isInitialize, context);
-    await this.sendOther(message, text, context);
+    return this.sendOther(message, text, context);
   }
 
   /**
@@ -272,7 +279,8 @@ class StreamableHttpConnection implements McpConnection {
     }
   }
 
-  private async post(
+  /** Not an async function: with fixed headers (the usual case) it adds no frame and no hop of its own. */
+  private post(
     text: string,
     signal: AbortSignalLike,
     what: string,
@@ -280,15 +288,23 @@ class StreamableHttpConnection implements McpConnection {
   ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
     const requestHeaders = this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
     // Fixed headers come back as they are: awaiting them would cost a promise per request.
-    const { headers, userHeaders } = requestHeaders instanceof Promise ? await requestHeaders : requestHeaders;
+    if (requestHeaders instanceof Promise) return requestHeaders.then((resolved) => this.postWith(text, signal, what, resolved));
+    return this.postWith(text, signal, what, requestHeaders);
+  }
+
+  private postWith(
+    text: string,
+    signal: AbortSignalLike,
+    what: string,
+    { headers, userHeaders }: RequestHeaders,
+  ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
     const sentSession = this.session;
-    const result = await exchange(
-      this.client,
-      { method: "POST", url: this.endpoint, headers, body: text, signal },
-      this.policy(what, userHeaders),
+    return exchange(this.client, { method: "POST", url: this.endpoint, headers, body: text, signal }, this.policy(what, userHeaders)).then(
+      (result) => {
+        if (result.movedTo) this.endpoint = result.movedTo;
+        return { response: result.response, sentSession };
+      },
     );
-    if (result.movedTo) this.endpoint = result.movedTo;
-    return { response: result.response, sentSession };
   }
 
   /** Fails on a status that is not 2xx; a 404 on the session means the server forgot it. */

@@ -171,6 +171,10 @@ describe("bounded bodies", () => {
   it("reads a body within the ceiling", async () => {
     const text = "{\"é\":1}";
     await expect(readBoundedBody(response(200, {}, [Buffer.from(text)]), 1000, "streamable-http")).resolves.toBe(text);
+    // A fetch implementation hands plain Uint8Arrays, views into larger buffers included.
+    const whole = Buffer.from(`xx${text}yy`);
+    const view = new Uint8Array(whole.buffer, whole.byteOffset + 2, Buffer.byteLength(text));
+    await expect(readBoundedBody(response(200, {}, [view]), 1000, "streamable-http")).resolves.toBe(text);
   });
 
   it("reads a body of many chunks, even cut inside a character", async () => {
@@ -179,6 +183,8 @@ describe("bounded bodies", () => {
     for (let cut = 1; cut < bytes.length - 1; cut++) {
       const chunks = [bytes.subarray(0, cut), bytes.subarray(cut, cut + 1), bytes.subarray(cut + 1)];
       await expect(readBoundedBody(response(200, {}, chunks), 1000, "streamable-http")).resolves.toBe(text);
+      const halves = [bytes.subarray(0, cut), bytes.subarray(cut)];
+      await expect(readBoundedBody(response(200, {}, halves), 1000, "streamable-http")).resolves.toBe(text);
     }
     await expect(readBoundedBody(response(200, {}, []), 1000, "streamable-http")).resolves.toBe("");
   });

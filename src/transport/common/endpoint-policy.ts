@@ -43,6 +43,8 @@ const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 /** The media type of a Content-Type header, lower case and without parameters. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
+  // What MCP servers send nearly always, checked before any string is cut or copied.
+  if (contentType === JSON_MEDIA_TYPE || contentType === SSE_MEDIA_TYPE) return contentType;
   const type = contentType.split(";", 1)[0]!.trim().toLowerCase();
   return type === "" ? undefined : type;
 }
@@ -258,19 +260,43 @@ export interface Exchange {
  * `attempts` times in all with jittered backoff, and redirects are followed or refused. The
  * response's status and content type are left to the caller, which knows what it expects.
  */
-export async function exchange(client: HttpClient, request: HttpRequest, options: ExchangeOptions): Promise<Exchange> {
+export function exchange(client: HttpClient, request: HttpRequest, options: ExchangeOptions): Promise<Exchange> {
+  if (request.signal.aborted) return Promise.reject(abortReason(request.signal));
+  // The usual case, answered at the first attempt without a redirect, settles here, without an
+  // async function's frame and hops of its own (about 2 KB and a few µs per request); a failed
+  // attempt or a redirect goes on in `exchangeFurther`.
+  return client.request(request).then(
+    (response) => (isRedirect(response.status) ? exchangeFurther(client, request, options, { response }) : { response, url: request.url }),
+    (error: unknown) => exchangeFurther(client, request, options, { error }),
+  );
+}
+
+/** How an attempt ended: answered, or failed before any answer. */
+type Attempt = { response: HttpResponse } | { error: unknown };
+
+/** The rest of an exchange whose first attempt failed or was redirected. */
+async function exchangeFurther(client: HttpClient, request: HttpRequest, options: ExchangeOptions, first: Attempt): Promise<Exchange> {
   const attempts = options.attempts ?? UNREACHABLE_ATTEMPTS;
   const schedule = options.backoff ?? UNREACHABLE_BACKOFF;
   let url = request.url;
   let headers = request.headers;
   let redirects = 0;
   let permanent = true;
+  let pending: Attempt | undefined = first;
   for (let attempt = 1; ; ) {
-    if (request.signal.aborted) throw abortReason(request.signal);
     let response: HttpResponse;
     try {
-      // The caller's request as it is until a redirect changes where it goes.
-      response = await client.request(url === request.url && headers === request.headers ? request : { ...request, url, headers });
+      const outcome = pending;
+      pending = undefined;
+      if (outcome === undefined) {
+        if (request.signal.aborted) throw abortReason(request.signal);
+        // The caller's request as it is until a redirect changes where it goes.
+        response = await client.request(url === request.url && headers === request.headers ? request : { ...request, url, headers });
+      } else if ("error" in outcome) {
+        throw outcome.error;
+      } else {
+        response = outcome.response;
+      }
     } catch (error) {
       if (request.signal.aborted) throw abortReason(request.signal);
       const unreachable = !(error instanceof McpTransportError) || error.reason === "UNAVAILABLE";
@@ -331,7 +357,7 @@ function withoutHeaders(headers: Record<string, string>, names: readonly string[
  * and a body that grows past it fails as soon as it does, with LIMIT. `onChunk` hears every chunk
  * (a read-stall watch counts them as activity). The body is discarded on failure.
  */
-export async function readBoundedBody(
+export function readBoundedBody(
   response: HttpResponse,
   maxBytes: number,
   transportName: string,
@@ -340,23 +366,40 @@ export async function readBoundedBody(
   const declared = Number(response.header("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.discard();
-    throw messageTooLarge(maxBytes, "received", transportName);
+    return Promise.reject(messageTooLarge(maxBytes, "received", transportName));
   }
-  // Decoded chunk by chunk as it arrives, so that a long body's bytes are not held beside its
-  // text; the pieces are joined (flattened) once, by JSON.parse.
-  const decoder = new StringDecoder("utf8");
+  // A body of one chunk (most replies) is decoded once, at its end, without a streaming decoder.
+  // From a second chunk on, the chunks are decoded as they arrive, so that a long body's bytes
+  // are not held beside its text; the pieces are joined (flattened) once, by JSON.parse.
+  let first: Uint8Array | undefined;
+  let decoder: StringDecoder | undefined;
   let text = "";
   let total = 0;
-  try {
-    await response.read((chunk) => {
+  return response
+    .read((chunk) => {
       onChunk?.();
       total += chunk.byteLength;
       if (total > maxBytes) throw messageTooLarge(maxBytes, "received", transportName);
-      text += decoder.write(chunk);
-    });
-  } catch (error) {
-    response.discard();
-    throw error;
-  }
-  return text + decoder.end();
+      if (decoder !== undefined) {
+        text += decoder.write(chunk);
+      } else if (first === undefined) {
+        first = chunk;
+      } else {
+        decoder = new StringDecoder("utf8");
+        text = decoder.write(first) + decoder.write(chunk);
+        first = undefined;
+      }
+    })
+    .then(
+      () => (decoder !== undefined ? text + decoder.end() : first === undefined ? "" : utf8(first)),
+      (error: unknown) => {
+        response.discard();
+        throw error;
+      },
+    );
+}
+
+/** The text of UTF-8 bytes, as a streaming decoder would give it (malformed bytes become U+FFFD). */
+function utf8(bytes: Uint8Array): string {
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("utf8");
 }
