@@ -220,23 +220,25 @@ class StreamableHttpConnection implements McpConnection {
 
   // --- Sending
 
-  private async sendRequest(message: JsonRpcRequest, text: string, isInitialize: boolean, context?: SendContext): Promise<void> {
+  /** Not an async function, nor is `postRequest` for a 2xx: each would add a frame and its hops to every request. */
+  private sendRequest(message: JsonRpcRequest, text: string, isInitialize: boolean, context?: SendContext): Promise<void> {
     const request = this.track(message, context?.longLived ?? false);
-    let reply: { response: HttpResponse; type: McpMediaType };
-    try {
-      reply = await this.postRequest(text, request, isInitialize, context?.headers);
-    } catch (error) {
-      const stopped = request.stopped;
-      this.stop(request);
-      if (!stopped && error instanceof McpTransportError && error.reason === "DISCONNECTED") this.checkAlive();
-      throw error;
-    }
-    if (request.stopped) {
-      reply.response.discard();
-      return;
-    }
-    request.response = reply.response;
-    void this.consume(request, reply.response, reply.type);
+    return this.postRequest(text, request, isInitialize, context?.headers).then(
+      (reply) => {
+        if (request.stopped) {
+          reply.response.discard();
+          return;
+        }
+        request.response = reply.response;
+        void this.consume(request, reply.response, reply.type);
+      },
+      (error: unknown) => {
+        const stopped = request.stopped;
+        this.stop(request);
+        if (!stopped && error instanceof McpTransportError && error.reason === "DISCONNECTED") this.checkAlive();
+        throw error;
+      },
+    );
   }
 
   /** A notification or a response: the server accepts it (202) or refuses it; no reply is read. */
@@ -253,24 +255,35 @@ class StreamableHttpConnection implements McpConnection {
     if ("method" in message && message.method === Notification.initialized) void this.listen();
   }
 
-  private async postRequest(
+  /** The POST of a request, answered with a reply to read: a 2xx with a body of a type MCP allows. */
+  private postRequest(
     text: string,
     request: RequestExchange,
     isInitialize: boolean,
     headers: Record<string, string> | undefined,
   ): Promise<{ response: HttpResponse; type: McpMediaType }> {
-    const { response, sentSession } = await this.post(text, request.controller.signal, request.what, headers);
-    request.stall?.activity();
+    return this.post(text, request.controller.signal, request.what, headers).then(({ response, sentSession }) => {
+      request.stall?.activity();
+      if (isSuccessStatus(response.status)) return this.checkReply(response, request.what, isInitialize);
+      return this.checkSessionStatus(response, sentSession, request.what).then(
+        () => this.checkReply(response, request.what, isInitialize),
+        (error: unknown) => {
+          response.discard();
+          throw error;
+        },
+      );
+    });
+  }
+
+  /** A 2xx reply to a request must have a body, JSON or an event stream; anything else is discarded and fails. */
+  private checkReply(response: HttpResponse, what: string, isInitialize: boolean): { response: HttpResponse; type: McpMediaType } {
     try {
-      if (!isSuccessStatus(response.status)) await this.checkSessionStatus(response, sentSession, request.what);
       if (response.status === 202 || response.status === 204) {
-        throw new McpTransportError(
-          "PROTOCOL",
-          `the endpoint answered ${request.what} with HTTP ${response.status} and no reply`,
-          { httpStatus: response.status },
-        );
+        throw new McpTransportError("PROTOCOL", `the endpoint answered ${what} with HTTP ${response.status} and no reply`, {
+          httpStatus: response.status,
+        });
       }
-      const type = checkContentType(response, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE], this.context(request.what));
+      const type = checkContentType(response, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE], this.context(what));
       if (isInitialize) this.adoptSession(response);
       return { response, type };
     } catch (error) {

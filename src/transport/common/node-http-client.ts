@@ -33,8 +33,6 @@ export class NodeHttpClient implements HttpClient {
     if (signal.aborted) return Promise.reject(abortReason(signal));
     if (this.closed) return Promise.reject(new McpTransportError("DISCONNECTED", "the HTTP client is closed"));
     const secure = request.url.protocol === "https:";
-    const headers = { ...request.headers };
-    if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body, "utf8"));
     const target = this.target(request.url);
 
     return new Promise<HttpResponse>((resolve, reject) => {
@@ -47,7 +45,8 @@ export class NodeHttpClient implements HttpClient {
         port: target.port,
         path: target.path,
         method: request.method,
-        headers,
+        // Node adds Content-Length itself: the whole body is handed to end() before the headers go.
+        headers: request.headers,
         agent: secure ? this.httpsAgent : this.httpAgent,
       });
 
