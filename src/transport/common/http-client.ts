@@ -46,6 +46,7 @@ export interface HttpResponse {
 }
 
 export interface HttpClient {
+  /** Never throws: every failure is a rejection (the endpoint policy chains onto the promise as it is). */
   request(request: HttpRequest): Promise<HttpResponse>;
   /** Releases every connection the client holds. Idempotent. */
   close(): Promise<void>;
