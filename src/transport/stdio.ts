@@ -293,6 +293,8 @@ class StdioConnection implements McpConnection {
   private stdoutEnded = false;
   private stderrEnded = false;
   private drainTimer: NodeJS.Timeout | undefined;
+  /** Our own verdict (`fail`), waiting to be reported until the child's stderr has ended. */
+  private verdict: { error: McpTransportError; timer: NodeJS.Timeout } | undefined;
   private reported = false;
   private stopped: Promise<ProcessExit | undefined> | undefined;
   private closing: Promise<void> | undefined;
@@ -396,6 +398,7 @@ class StdioConnection implements McpConnection {
   private async closeOnce(): Promise<void> {
     this.end();
     const exit = await this.stopTree();
+    this.reportVerdict(); // a verdict given before close() is still why the connection ended
     this.report({ exitCode: exit?.exitCode ?? null, signal: exit?.signal ?? null });
   }
 
@@ -463,6 +466,7 @@ class StdioConnection implements McpConnection {
   private onStderrEnd(): void {
     if (this.stderrEnded) return;
     this.stderrEnded = true;
+    this.reportVerdict();
     const destination = this.settings.stderr;
     if (typeof destination === "function") {
       try {
@@ -527,11 +531,25 @@ class StdioConnection implements McpConnection {
     this.fail(failure);
   }
 
-  /** Our own verdict (LIMIT, PROTOCOL): fail closed at once, and stop the child. */
+  /**
+   * Our own verdict (LIMIT, PROTOCOL): fail closed at once, and stop the child. The report waits
+   * for the child's stderr to end as it stops, at most EXIT_DRAIN_MS: what the child wrote there
+   * before the output we refused may still be in its pipe, behind stdout read in the same turn,
+   * and it belongs in the error's stderr tail.
+   */
   private fail(error: McpTransportError): void {
     if (this.phase === "ended" || this.phase === "starting") return;
     this.end();
-    this.report({ error: this.withTail(error) });
+    this.verdict = { error, timer: setTimeout(() => this.reportVerdict(), EXIT_DRAIN_MS) };
+    if (this.stderrEnded) this.reportVerdict();
+  }
+
+  private reportVerdict(): void {
+    const verdict = this.verdict;
+    if (!verdict) return;
+    this.verdict = undefined;
+    clearTimeout(verdict.timer);
+    this.report({ error: this.withTail(verdict.error) });
   }
 
   /** Stops reading and writing and starts stopping the tree; reporting is the caller's. */
