@@ -140,7 +140,10 @@ for (const transport of TRANSPORTS) {
 }
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}`;
-const windows = STEADY ? "; steady state (after 20 000 sequential and 20 000 in-flight warm-up calls)" : "";
+const windowOf = (name) => process.env[name] ?? STEADY_WINDOWS[name];
+const windows = STEADY
+  ? `; steady state (after ${windowOf("BENCH_WARMUP")} sequential and ${windowOf("BENCH_CONCURRENT_WARMUP")} in-flight warm-up calls)`
+  : "";
 const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${ROUNDS} rounds, medians (min-max)${windows}.`;
 process.stdout.write(`${header}\n${lines.join("\n")}\n`);
 await mkdir(`${here}results`, { recursive: true });

@@ -6,6 +6,7 @@
  * transport keeps them), cancellation (`AbortSignal` in, `notifications/cancelled` out),
  * progress, and the routing of server-to-client requests and notifications to handlers.
  */
+import { IdTable } from "../collections/id-table.js";
 import { McpTransportError } from "../errors.js";
 import {
   JSONRPC_INTERNAL_ERROR,
@@ -25,7 +26,6 @@ import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, S
 import { Deadlines, monotonicNow, type Deadline } from "./deadlines.js";
 import { SignalWatch } from "./signal-watch.js";
 import { InFlightSlots, type SlotWaiter } from "./slots.js";
-import { IdTable } from "../collections/id-table.js";
 
 export type SessionOptions = Partial<Limits>;
 

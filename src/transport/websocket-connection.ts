@@ -8,10 +8,6 @@
  * the close deadline; `close()` resolves only once the socket is closed.
  */
 import type { RawData, WebSocket } from "ws";
-
-/** `WebSocket.readyState` values (RFC 6455 / the WHATWG API), without loading `ws` to name them. */
-const OPEN = 1;
-const CLOSED = 3;
 import { IdTable } from "../collections/id-table.js";
 import { McpTransportError } from "../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
@@ -19,6 +15,10 @@ import { PingKeepAlive, type KeepAliveSettings } from "./common/ping-keepalive.j
 import { ReadStallWatch } from "./common/read-stall.js";
 import { messageTooLarge, type Limits } from "./limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, SendContext } from "./transport.js";
+
+/** `WebSocket.readyState` values (RFC 6455 / the WHATWG API), without loading `ws` to name them. */
+const OPEN = 1;
+const CLOSED = 3;
 
 /** Close codes (RFC 6455 section 7.4.1). */
 const CLOSE_NORMAL = 1000;

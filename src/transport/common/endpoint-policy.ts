@@ -20,6 +20,7 @@ import { McpTransportError } from "../../errors.js";
 import { messageTooLarge } from "../limits.js";
 import { abortReason, delay } from "./abort.js";
 import { backoffDelay, type BackoffSchedule } from "./backoff.js";
+import { asBuffer } from "./bytes.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 
 export type RedirectMode = "same-origin" | "none";
@@ -74,15 +75,15 @@ export function checkContentType(
   );
 }
 
-/**
- * The failure an HTTP status means, or undefined for 2xx. A 4xx is PROTOCOL (the request was
- * refused and will be again), a 5xx is UNAVAILABLE (the server may recover).
- */
 /** A 2xx status. */
 export function isSuccessStatus(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
+/**
+ * The failure an HTTP status means, or undefined for 2xx. A 4xx is PROTOCOL (the request was
+ * refused and will be again), a 5xx is UNAVAILABLE (the server may recover).
+ */
 export function failureForStatus(
   response: HttpResponse,
   context: { what: string },
@@ -282,27 +283,16 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
   let headers = request.headers;
   let redirects = 0;
   let permanent = true;
-  let pending: Attempt | undefined = first;
+  let outcome = first;
   for (let attempt = 1; ; ) {
-    let response: HttpResponse;
-    try {
-      const outcome = pending;
-      pending = undefined;
-      if (outcome === undefined) {
-        if (request.signal.aborted) throw abortReason(request.signal);
-        // The caller's request as it is until a redirect changes where it goes.
-        response = await client.request(url === request.url && headers === request.headers ? request : { ...request, url, headers });
-      } else if ("error" in outcome) {
-        throw outcome.error;
-      } else {
-        response = outcome.response;
-      }
-    } catch (error) {
+    if ("error" in outcome) {
+      const error = outcome.error;
       if (request.signal.aborted) throw abortReason(request.signal);
       const unreachable = !(error instanceof McpTransportError) || error.reason === "UNAVAILABLE";
       if (unreachable && attempt < attempts) {
         await delay(backoffDelay(attempt, schedule), request.signal);
         attempt++;
+        outcome = await attemptAt(client, request, url, headers);
         continue;
       }
       if (unreachable) {
@@ -315,11 +305,12 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
         throw failure;
       }
       throw new McpTransportError(
-            (error as McpTransportError).reason,
-            `the connection was lost while ${options.what} waited for its answer`,
-            { cause: error },
-          );
+        (error as McpTransportError).reason,
+        `the connection was lost while ${options.what} waited for its answer`,
+        { cause: error },
+      );
     }
+    const response = outcome.response;
     if (!isRedirect(response.status)) {
       const moved = redirects > 0 && permanent ? url : undefined;
       return moved ? { response, url, movedTo: moved } : { response, url };
@@ -339,7 +330,19 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
     }
     if (response.status !== 308) permanent = false;
     url = decision.url;
+    outcome = await attemptAt(client, request, url, headers);
   }
+}
+
+/** One more attempt, to `url` with `headers`; a failure is an outcome, an abort before it a rejection. */
+function attemptAt(client: HttpClient, request: HttpRequest, url: URL, headers: Record<string, string>): Promise<Attempt> {
+  if (request.signal.aborted) return Promise.reject(abortReason(request.signal));
+  // The caller's request as it is until a redirect changes where it goes.
+  const current = url === request.url && headers === request.headers ? request : { ...request, url, headers };
+  return client.request(current).then(
+    (response) => ({ response }),
+    (error: unknown) => ({ error }),
+  );
 }
 
 function isRedirect(status: number): boolean {
@@ -391,7 +394,8 @@ export function readBoundedBody(
       }
     })
     .then(
-      () => (decoder !== undefined ? text + decoder.end() : first === undefined ? "" : utf8(first)),
+      // Malformed bytes become U+FFFD either way, as with a streaming decoder.
+      () => (decoder !== undefined ? text + decoder.end() : first === undefined ? "" : asBuffer(first).toString("utf8")),
       (error: unknown) => {
         response.discard();
         throw error;
@@ -399,7 +403,3 @@ export function readBoundedBody(
     );
 }
 
-/** The text of UTF-8 bytes, as a streaming decoder would give it (malformed bytes become U+FFFD). */
-function utf8(bytes: Uint8Array): string {
-  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("utf8");
-}

@@ -20,6 +20,7 @@
  */
 import { isAscii, isUtf8 } from "node:buffer";
 import { TextDecoder } from "node:util";
+import { asBuffer } from "./bytes.js";
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -143,10 +144,6 @@ export class LineFramer {
     if (line.endsWith("\r")) line = line.slice(0, -1);
     return /^[ \t\r]*$/.test(line) ? undefined : line;
   }
-}
-
-function asBuffer(chunk: Uint8Array): Buffer {
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 /**

@@ -9,9 +9,9 @@
  * request sent to the last one answered. Its one timer is unref'd and outlives idle moments, so
  * a connection answering one request at a time makes no timer per request.
  */
+import { IdTable } from "../../collections/id-table.js";
 import type { McpTransportError } from "../../errors.js";
 import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
-import { IdTable } from "../../collections/id-table.js";
 import { StreamStallWatch, type WatchedStream } from "./stream-stall-watch.js";
 
 export class ReadStallWatch {
