@@ -2,31 +2,58 @@
 # Runs the official MCP conformance suite's client scenarios against mcpwire's conformance client
 # (test/conformance/client.ts). The suite needs Node 22, which tools/node22 provides; it is kept
 # out of the root devDependencies so that npm scripts keep the machine's node on their PATH.
-# Fails on any failed check: there is no expected-failure baseline.
+#
+# Two pinned versions of the suite: 0.1.16 (the `latest` tag) and 0.2.0-alpha.12 (installed as
+# `conformance-next`, with the scenarios of revision 2026-07-28). Each run names its scenario and
+# the spec version it is run under. A run passes only when the suite printed "OVERALL: PASSED"
+# with no failed check, no warning, and at least one check that passed: the suite exits 0 for a
+# scenario it skipped as not applicable, and a scenario whose checks were all skipped proves
+# nothing. There is no expected-failure baseline.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/tools/node22"
 node22="$tools/node_modules/.bin/node"
-suite="$tools/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+declare -A suites=(
+  [0.1.16]="$tools/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+  [0.2.0-alpha.12]="$tools/node_modules/conformance-next/dist/index.js"
+)
 
-if [[ ! -x "$node22" || ! -f "$suite" ]]; then
+# suite version, scenario, spec version
+runs=(
+  "0.1.16 initialize 2025-11-25"
+  "0.1.16 tools_call 2025-11-25"
+  "0.1.16 elicitation-sep1034-client-defaults 2025-11-25"
+  "0.1.16 sse-retry 2025-11-25"
+  "0.2.0-alpha.12 tools_call 2026-07-28"
+  "0.2.0-alpha.12 request-metadata 2026-07-28"
+)
+
+if [[ ! -x "$node22" || ! -f "${suites[0.1.16]}" || ! -f "${suites[0.2.0-alpha.12]}" ]]; then
   (cd "$tools" && npm ci --no-audit --no-fund)
 fi
 
 cd "$root"
 client="$root/node_modules/.bin/tsx $root/test/conformance/client.ts"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
 failed=()
-for scenario in "${scenarios[@]}"; do
-  echo "== conformance: $scenario"
-  if ! "$node22" "$suite" client --command "$client" --scenario "$scenario" --timeout 60000; then
-    failed+=("$scenario")
+for run in "${runs[@]}"; do
+  read -r version scenario spec <<<"$run"
+  echo "== conformance $version: $scenario (spec $spec)"
+  status=0
+  "$node22" "${suites[$version]}" client --command "$client" --scenario "$scenario" --spec-version "$spec" --timeout 60000 \
+    >"$log" 2>&1 || status=$?
+  cat "$log"
+  summary="$(grep -E '^Passed: [0-9]+/[0-9]+, [0-9]+ failed, [0-9]+ warnings' "$log" | tail -n 1 || true)"
+  if (( status != 0 )) || ! grep -q 'OVERALL: PASSED' "$log" || [[ ! "$summary" =~ ^Passed:\ ([1-9][0-9]*)/[0-9]+,\ 0\ failed,\ 0\ warnings ]]; then
+    echo "conformance $version: $scenario (spec $spec) did not pass: exit $status, ${summary:-no summary (skipped as not applicable?)}" >&2
+    failed+=("$version:$scenario@$spec")
   fi
 done
 
 if (( ${#failed[@]} > 0 )); then
-  echo "conformance: ${#failed[@]} of ${#scenarios[@]} scenarios failed: ${failed[*]}" >&2
+  echo "conformance: ${#failed[@]} of ${#runs[@]} runs failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "conformance: all ${#scenarios[@]} scenarios passed"
+echo "conformance: all ${#runs[@]} runs passed"

@@ -21,7 +21,7 @@ import {
   type DiscoverResult,
 } from "../protocol/modern.js";
 import { schemas } from "../protocol/schema-registry.js";
-import { LATEST_MODERN_REVISION, MODERN_REVISIONS, isModernRevision } from "../protocol/revisions.js";
+import { LATEST_MODERN_REVISION, MODERN_REVISIONS } from "../protocol/revisions.js";
 import type { Implementation, LoggingLevel, ServerCapabilities } from "../protocol/schemas.js";
 import type { RequestOptions, TransportSession } from "../session/session.js";
 import type { EraName, ProtocolEra } from "./era.js";
@@ -91,7 +91,7 @@ export class ModernEra implements ProtocolEra {
     session.setProtocolVersion(this.revision);
     const raw = await this.request(session, ModernMethod.discover, undefined, { ...options, label: options.label ?? "server/discover" });
     const result = parseResult(schemas().DiscoverResultSchema, raw, "server/discover", session.description);
-    const shared = result.supportedVersions.find(isModernRevision);
+    const shared = MODERN_REVISIONS.find((revision) => result.supportedVersions.includes(revision));
     if (!shared) {
       throw new McpTransportError(
         "PROTOCOL",
@@ -229,9 +229,13 @@ export class ModernEra implements ProtocolEra {
     return undefined;
   }
 
+  /**
+   * The newest revision both sides name, from a -32022's `supported` list; it may be the one just
+   * sent (a server that refused it while listing it gets one retry, as the specification asks).
+   */
   private sharedRevision(error: McpTransportError): string | undefined {
-    const data = schemas().UnsupportedVersionDataSchema.safeParse(error.serverData);
-    return data.success ? data.data.supported.find((v) => isModernRevision(v) && v !== this.revision) : undefined;
+    const offered = offeredRevisions(error);
+    return MODERN_REVISIONS.find((revision) => offered.includes(revision));
   }
 
   private useRevision(session: TransportSession, revision: string): void {
@@ -251,13 +255,15 @@ export class ModernEra implements ProtocolEra {
       );
     }
     if (error.code === UNSUPPORTED_PROTOCOL_VERSION) {
-      const data = schemas().UnsupportedVersionDataSchema.safeParse(error.serverData);
-      const offered = data.success ? data.data.supported.filter((v) => /^[\w.-]{1,32}$/.test(v)) : [];
-      return error.with(
-        {},
-        `${label}: the server speaks none of mcpwire's modern revisions (${MODERN_REVISIONS.join(", ")})` +
-          `${offered.length > 0 ? `; it offers ${offered.join(", ")}` : ""} (${session.description})`,
-      );
+      // Only revision-shaped names are repeated: the list is the server's text.
+      const offered = offeredRevisions(error).filter((v) => /^[\w.-]{1,32}$/.test(v));
+      const theirs = offered.length > 0 ? `it offers ${offered.join(", ")}` : "it named no revision";
+      const shared = this.sharedRevision(error);
+      const what =
+        shared === undefined
+          ? `the server speaks none of mcpwire's modern revisions (${MODERN_REVISIONS.join(", ")}); ${theirs}`
+          : `the server refused protocol revision ${this.revision} again after naming it as supported (${theirs}; mcpwire speaks ${MODERN_REVISIONS.join(", ")})`;
+      return error.with({}, `${label}: ${what} (${session.description})`);
     }
     return error;
   }
@@ -303,4 +309,10 @@ export class ModernEra implements ProtocolEra {
     const info = schemas().ImplementationSchema.safeParse(meta?.[MetaKey.serverInfo]);
     if (info.success) this.latestServerInfo = info.data;
   }
+}
+
+/** The revisions a -32022 error's data says the server supports (none when the data is malformed). */
+function offeredRevisions(error: McpTransportError): string[] {
+  const data = schemas().UnsupportedVersionDataSchema.safeParse(error.serverData);
+  return data.success ? data.data.supported : [];
 }

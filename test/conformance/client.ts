@@ -31,6 +31,21 @@ const scenarios: Record<string, { options?: ClientOptions; run: Scenario }> = {
       await client.callTool("test_client_elicitation_defaults");
     },
   },
+  "request-metadata": {
+    options: {
+      // Every capability the scenario checks the shape of is declared, so none of its checks is skipped.
+      handlers: {
+        roots: [],
+        sampling: () => ({ role: "assistant", content: { type: "text", text: "" }, model: "none" }),
+        elicitation: () => ({ action: "decline" }),
+      },
+    },
+    run: async (client) => {
+      // The first request is refused with -32022 naming the revision that was sent; one retry follows.
+      await client.listTools();
+      await client.callTool("any", {});
+    },
+  },
   "sse-retry": {
     run: async (client) => {
       await client.listTools();

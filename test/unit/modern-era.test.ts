@@ -183,6 +183,46 @@ describe("the modern era (2026-07-28)", () => {
   });
 });
 
+describe("the modern era's -32022 (unsupported protocol version)", () => {
+  const unsupported = (supported: string[]) => RecordingTransport.error(-32022, "Unsupported protocol version", { supported, requested: "2026-07-28" });
+
+  it("retries once with the newest revision both sides name, even the one just sent (conformance request-metadata)", async () => {
+    let calls = 0;
+    const transport = new RecordingTransport(
+      { "tools/list": () => (++calls === 1 ? unsupported(["2026-07-28"]) : { tools: [tool("a")], ttlMs: 0 }) },
+      { era: "modern" },
+    );
+    await using client = await connect(transport);
+    const tools = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["a"]);
+    const lists = transport.requests("tools/list");
+    expect(lists).toHaveLength(2);
+    expect(meta(lists[1]!)["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
+    expect(client.protocolVersion).toBe("2026-07-28");
+  });
+
+  it("fails rather than loops on a second -32022 for the same request, saying what each side speaks", async () => {
+    const transport = new RecordingTransport({ "tools/list": () => unsupported(["2026-07-28", "2025-11-25"]) }, { era: "modern" });
+    await using client = await connect(transport);
+    const error = await failure(client.listTools());
+    expect(error).toMatchObject({ reason: "PROTOCOL", code: -32022 });
+    expect(transport.requests("tools/list")).toHaveLength(2);
+    expect(error.message).toContain("refused protocol revision 2026-07-28 again after naming it as supported");
+    expect(error.message).toContain("it offers 2026-07-28, 2025-11-25");
+    expect(error.message).toContain("mcpwire speaks 2026-07-28");
+    expect(error.message).not.toContain("speaks none");
+  });
+
+  it("fails at once, with both sides' revisions, when they share none", async () => {
+    const transport = new RecordingTransport({ "tools/list": () => unsupported(["2099-01-01"]) }, { era: "modern" });
+    await using client = await connect(transport);
+    const error = await failure(client.listTools());
+    expect(error).toMatchObject({ reason: "PROTOCOL", code: -32022 });
+    expect(transport.requests("tools/list")).toHaveLength(1);
+    expect(error.message).toContain("the server speaks none of mcpwire's modern revisions (2026-07-28); it offers 2099-01-01");
+  });
+});
+
 describe("modern request headers", () => {
   it("mirrors method, name and annotated arguments, Base64 for values that are not header-safe", () => {
     const params = headerParamsOf({
