@@ -31,8 +31,10 @@ import {
 } from "./common/process-tree.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from "./common/stderr-tail.js";
-import { MAX_TIMER_MS, describeValue, messageTooLarge, type Limits } from "./limits.js";
+import { describeValue, messageTooLarge, type Limits } from "./limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
+import { didYouMean } from "../util/option-names.js";
+import { checkWholeNumber } from "../util/whole-number.js";
 
 export { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS } from "./common/process-tree.js";
 export { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES } from "./common/stderr-tail.js";
@@ -105,7 +107,8 @@ export interface StdioTransportOptions {
   terminateGraceMs?: number;
 }
 
-const OPTION_NAMES: ReadonlySet<string> = new Set([
+/** Every option `StdioTransport` takes. */
+export const STDIO_OPTION_NAMES = [
   "command",
   "args",
   "env",
@@ -117,7 +120,8 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   "stderrTailBytes",
   "stdinCloseGraceMs",
   "terminateGraceMs",
-]);
+] as const satisfies readonly (keyof StdioTransportOptions)[];
+const OPTION_NAMES: ReadonlySet<string> = new Set(STDIO_OPTION_NAMES);
 
 /** The longest description kept for error messages; arguments can be long (paths, JSON). */
 const MAX_DESCRIPTION_CHARS = 200;
@@ -143,7 +147,7 @@ export class StdioTransport implements McpTransport {
     for (const key of Object.keys(options)) {
       if (!OPTION_NAMES.has(key)) {
         throw new TypeError(
-          `${where}: unknown option "${key}"; the options are ${[...OPTION_NAMES].join(", ")}` +
+          `${where}: unknown option "${key}"${didYouMean(key, OPTION_NAMES)}; the options are ${[...OPTION_NAMES].join(", ")}` +
             " (limits such as timeoutMs and maxMessageBytes are options of the client or session)",
         );
       }
@@ -360,6 +364,7 @@ class StdioConnection implements McpConnection {
   }
 
   send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
+    if (this.phase === "draining") return this.failWhenDrained();
     if (this.phase !== "open") return Promise.reject(this.notOpen());
     const text = serializeMessage(message);
     // UTF-8 takes at most 3 bytes per UTF-16 unit, so short messages need no exact count.
@@ -367,7 +372,7 @@ class StdioConnection implements McpConnection {
       return Promise.reject(this.withTail(messageTooLarge(this.limits.maxMessageBytes, "sent", KIND)));
     }
     const stdin = this.tree.child.stdin;
-    if (!stdin || !stdin.writable) return Promise.reject(this.notOpen());
+    if (!stdin || !stdin.writable) return this.writeAfterStdinGone();
     // A long-lived request (subscriptions/listen) waits for no answer: the read-stall ceiling skips it.
     if (!context?.longLived) {
       if (!this.sentBeforeFirstByte) this.stall.sent(message);
@@ -494,8 +499,8 @@ class StdioConnection implements McpConnection {
       return;
     }
     this.phase = "draining";
-    // Nothing more can be written: pending and new writes fail now, not after the drain.
-    this.rejectDrainWaiters();
+    // Nothing more can be written. Pending and new writes fail once the drain ends, not now: by
+    // then the child's exit status and last stderr lines are known, and belong in their error.
     this.drainTimer = setTimeout(() => this.finishDraining(), EXIT_DRAIN_MS);
     this.settleIfDrained();
   }
@@ -574,6 +579,17 @@ class StdioConnection implements McpConnection {
     this.events.closed(ending);
   }
 
+  /** The child's end of stdin is gone: the child is going, and the drain will say how. */
+  private writeAfterStdinGone(): Promise<void> {
+    this.peerGone();
+    return this.phase === "draining" ? this.failWhenDrained() : Promise.reject(this.notOpen());
+  }
+
+  /** A write while draining: it fails, with what the drain learns, when the drain ends. */
+  private failWhenDrained(): Promise<void> {
+    return new Promise<void>((_, reject) => this.drainWaiters.push({ resolve: () => reject(this.notOpen()), reject }));
+  }
+
   private resolveDrainWaiters(): void {
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
@@ -605,12 +621,7 @@ class StdioConnection implements McpConnection {
 }
 
 function checkWhole(where: string, name: string, value: unknown, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const max = name.endsWith("Ms") ? MAX_TIMER_MS : Number.MAX_SAFE_INTEGER;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new TypeError(`${where}: "${name}" must be a whole number from ${min} to ${max}, got ${describeValue(value)}`);
-  }
-  return value;
+  return value === undefined ? undefined : checkWholeNumber(value, name, where, { min });
 }
 
 function isDirectory(path: string): boolean {

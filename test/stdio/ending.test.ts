@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { McpClient, StdioTransport, connect } from "../../src/index.js";
+import { McpClient, StdioTransport, TransportSession, connect } from "../../src/index.js";
 import { trackedProcessTrees } from "../../src/transport/common/process-tree.js";
 import { FIXTURES, ROOT, eventually, failure, firstText, fixture, isRunning, runningInGroup, useCleanup } from "./helpers.js";
 
@@ -85,6 +85,35 @@ describe("close()", () => {
     expect(trackedProcessTrees()).toBe(before + 1);
     await client.close();
     expect(trackedProcessTrees()).toBe(before);
+  });
+});
+
+describe("a child that goes away", () => {
+  it("fails a request sent after it closed its stdout but before it exited with its exit code, not a bare 'closed'", async () => {
+    // The child closes stdout, says so on stderr, and exits with code 3 a moment later: a request
+    // sent in between must wait for the exit status rather than fail without it.
+    const script = "require(\"node:fs\").closeSync(1); process.stderr.write('stdout closed\\n'); setTimeout(() => process.exit(3), 20);";
+    let stderr = "";
+    let closedStdout!: () => void;
+    const stdoutClosed = new Promise<void>((resolve) => (closedStdout = resolve));
+    const transport = cleanup.track(
+      new StdioTransport({
+        command: process.execPath,
+        args: ["-e", script],
+        stderr: (text) => {
+          stderr += text;
+          if (stderr.includes("stdout closed")) closedStdout();
+        },
+      }),
+    );
+    const session = new TransportSession(transport);
+    await session.open();
+    await stdoutClosed;
+    const error = await failure(session.request("tools/list"));
+    expect(error.reason).toBe("DISCONNECTED");
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toContain("exited with code 3");
+    await session.close();
   });
 });
 
