@@ -4,6 +4,7 @@
  */
 export { connect, resolveTarget, type ConnectTarget, type ConnectOptions } from "./connect.js";
 export { transportFor, type TransportExtras } from "./config/transport-for.js";
+export { TRANSPORT_OPTION_NAMES, type TransportOptions } from "./config/transport-options.js";
 export { parseServerConfig, ConfigError, TRANSPORT_NAMES, type McpServerConfig, type TransportName, type RedirectPolicy } from "./config/server-config.js";
 export { readServersFile, parseServersFile, type ServersFile } from "./config/mcp-servers-file.js";
 export { loadServerConfig, loadServersFile, type LoadOptions } from "./config/load.js";
@@ -13,7 +14,7 @@ export { splitCommandLine } from "./config/shell-words.js";
 export { rememberedEra, forgetEras, DEFAULT_PROBE_TIMEOUT_MS, type ProtocolChoice } from "./client/era-negotiation.js";
 export type { EraName } from "./client/era.js";
 export type { SubscriptionFilter } from "./client/subscriptions.js";
-export { McpClient, DEFAULT_MAX_PAGES, type ClientOptions, type CallOptions, type PageOptions } from "./client/client.js";
+export { McpClient, CLIENT_OPTION_NAMES, DEFAULT_MAX_PAGES, type ClientOptions, type CallOptions, type PageOptions } from "./client/client.js";
 export type {
   ClientHandlers,
   ClientCapabilities,

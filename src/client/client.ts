@@ -36,6 +36,8 @@ import { ModernEra } from "./modern-era.js";
 import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
 import { reconnectDelay, resolveReconnect, type ReconnectOptions, type ReconnectPolicy } from "./reconnect.js";
 import { parseResult } from "./validate.js";
+import { LIMIT_NAMES } from "../transport/limits.js";
+import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -77,6 +79,25 @@ export interface ClientOptions extends SessionOptions {
    */
   reconnect?: boolean | ReconnectOptions;
 }
+
+/** Every option `McpClient` takes, the session's four ceilings among them. */
+export const CLIENT_OPTION_NAMES = [
+  "clientInfo",
+  "handlers",
+  "capabilities",
+  "protocolVersion",
+  "era",
+  "probeTimeoutMs",
+  "maxInputRounds",
+  "maxPages",
+  "signal",
+  "reconnect",
+  ...LIMIT_NAMES,
+] as const satisfies readonly (keyof ClientOptions)[];
+
+// A key added to ClientOptions but not to the list above would be refused at run time; this fails the build instead.
+const everyClientOptionListed: Exclude<keyof ClientOptions, (typeof CLIENT_OPTION_NAMES)[number]> extends never ? true : never = true;
+void everyClientOptionListed;
 
 /** Options of every typed method: the deadline, the abort signal, progress. */
 export type CallOptions = Omit<RequestOptions, "label">;
@@ -122,6 +143,7 @@ export class McpClient {
     session: TransportSession,
     private readonly options: ClientOptions = {},
   ) {
+    checkClientOptionNames(options);
     this.maxPages = checkMaxPages(options.maxPages);
     this.reconnectPolicy = resolveReconnect(options.reconnect);
     this.current = session;
@@ -574,6 +596,16 @@ function cursorParams(options: PageOptions): Record<string, unknown> | undefined
 
 function quote(text: string): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+}
+
+function checkClientOptionNames(options: ClientOptions): void {
+  if (typeof options !== "object" || options === null) throw new TypeError("McpClient: options must be an object");
+  const unknown = firstUnknownKey(options, CLIENT_OPTION_NAMES);
+  if (unknown === undefined) return;
+  throw new TypeError(
+    `McpClient: unknown option "${unknown}"${didYouMean(unknown, CLIENT_OPTION_NAMES)}; the options are ${CLIENT_OPTION_NAMES.join(", ")}` +
+      " (options of a transport, such as keepAlive or env, go to connect() or to the transport's constructor)",
+  );
 }
 
 function checkProbeTimeout(value: unknown): number {

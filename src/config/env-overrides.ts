@@ -12,23 +12,43 @@
  * | `TRANSPORT` | `stdio`, `http`, `sse` or `websocket` |
  * | `HEADERS` | A JSON object of headers, merged over the file's (the environment wins per header) |
  * | `MAX_MESSAGE_BYTES`, `READ_TIMEOUT_MS`, `MAX_IN_FLIGHT`, `TIMEOUT_MS` | The four ceilings |
+ * | `ENV_ALLOW` (comma-separated), `CWD`, `NON_PROTOCOL_LINES`, `STDERR_TAIL_LINES`, `STDERR_TAIL_BYTES`, `STDIN_CLOSE_GRACE_MS`, `TERMINATE_GRACE_MS` | stdio's options |
+ * | `REDIRECT`, `FALLBACK`, `LISTEN` (`true` or `false`) | the HTTP options |
+ * | `KEEPALIVE_INTERVAL_MS`, `KEEPALIVE_TIMEOUT_MS`, `UPGRADE_TIMEOUT_MS`, `CLOSE_TIMEOUT_MS` | the WebSocket options |
+ *
+ * When the environment changes the server's transport, the file's keys that the new transport
+ * does not take are dropped with it; every value is then checked as the file's are.
  */
-import { describeValue, type Limits } from "../transport/limits.js";
-import { ConfigError, TRANSPORT_NAMES, type TransportName } from "./server-config.js";
+import { describeValue } from "../transport/limits.js";
+import { ConfigError, TRANSPORT_NAMES, serverTakesKey, type TransportName } from "./server-config.js";
 import { splitCommandLine } from "./shell-words.js";
 import { transportForUrl } from "./url-kind.js";
 
 export const ENV_PREFIX = "MCPWIRE_SERVER_";
 
-const LIMIT_VARIABLES: Record<string, keyof Limits> = {
-  MAX_MESSAGE_BYTES: "maxMessageBytes",
-  READ_TIMEOUT_MS: "readTimeoutMs",
-  MAX_IN_FLIGHT: "maxInFlight",
-  TIMEOUT_MS: "timeoutMs",
-};
+type FieldKind = "whole" | "text" | "boolean" | "list";
 
-const STDIO_KEYS = ["command", "args", "env", "envAllow", "cwd"];
-const REMOTE_KEYS = ["url", "headers", "redirect", "fallback"];
+/** The plain fields: variable suffix, declaration key (`outer.inner` for a nested one), how it reads. */
+const FIELDS: readonly (readonly [string, string, FieldKind])[] = [
+  ["MAX_MESSAGE_BYTES", "maxMessageBytes", "whole"],
+  ["READ_TIMEOUT_MS", "readTimeoutMs", "whole"],
+  ["MAX_IN_FLIGHT", "maxInFlight", "whole"],
+  ["TIMEOUT_MS", "timeoutMs", "whole"],
+  ["ENV_ALLOW", "envAllow", "list"],
+  ["CWD", "cwd", "text"],
+  ["NON_PROTOCOL_LINES", "nonProtocolLines", "text"],
+  ["STDERR_TAIL_LINES", "stderrTailLines", "whole"],
+  ["STDERR_TAIL_BYTES", "stderrTailBytes", "whole"],
+  ["STDIN_CLOSE_GRACE_MS", "stdinCloseGraceMs", "whole"],
+  ["TERMINATE_GRACE_MS", "terminateGraceMs", "whole"],
+  ["REDIRECT", "redirect", "text"],
+  ["FALLBACK", "fallback", "boolean"],
+  ["LISTEN", "listen", "boolean"],
+  ["KEEPALIVE_INTERVAL_MS", "keepAlive.intervalMs", "whole"],
+  ["KEEPALIVE_TIMEOUT_MS", "keepAlive.timeoutMs", "whole"],
+  ["UPGRADE_TIMEOUT_MS", "upgradeTimeoutMs", "whole"],
+  ["CLOSE_TIMEOUT_MS", "closeTimeoutMs", "whole"],
+];
 
 /** The prefix of the variables that override server `name`, e.g. `MCPWIRE_SERVER_HANDBOOK_`. */
 export function envPrefixFor(name: string): string {
@@ -63,12 +83,13 @@ export function applyEnvOverrides(
     throw new ConfigError(`${prefix}URL and ${prefix}COMMAND are both set; a server is reached one way: unset one`);
   }
   if (url !== undefined) {
-    for (const key of STDIO_KEYS) delete result[key];
+    delete result.command;
+    delete result.args;
     result.url = url;
     result.transport = transportForUrl(url);
   }
   if (command !== undefined) {
-    for (const key of REMOTE_KEYS) delete result[key];
+    delete result.url;
     const [program, ...args] = splitCommandLine(command);
     result.command = program;
     result.args = args;
@@ -94,11 +115,39 @@ export function applyEnvOverrides(
     }
     result.headers = { ...(result.headers as Record<string, string> | undefined), ...(parsed as Record<string, string>) };
   }
-  for (const [field, key] of Object.entries(LIMIT_VARIABLES)) {
+  if (result.transport !== declaration.transport && TRANSPORT_NAMES.includes(result.transport as TransportName)) {
+    // The file's options of the old transport do not follow the server to the new one.
+    for (const key of Object.keys(result)) if (!serverTakesKey(result.transport as TransportName, key)) delete result[key];
+  }
+  for (const [field, key, kind] of FIELDS) {
     const value = read(field);
-    if (value === undefined) continue;
-    if (!/^\d+$/.test(value)) throw new ConfigError(`${where(field)} must be a whole number, got ${JSON.stringify(value)}`);
-    result[key] = Number(value);
+    if (value !== undefined) setField(result, key, parseField(value, kind, where(field)));
   }
   return result;
+}
+
+function parseField(value: string, kind: FieldKind, where: string): unknown {
+  switch (kind) {
+    case "whole":
+      if (!/^\d+$/.test(value)) throw new ConfigError(`${where} must be a whole number, got ${JSON.stringify(value)}`);
+      return Number(value);
+    case "boolean":
+      if (value !== "true" && value !== "false") throw new ConfigError(`${where} must be true or false, got ${JSON.stringify(value)}`);
+      return value === "true";
+    case "list":
+      return value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+    case "text":
+      return value;
+  }
+}
+
+/** Sets `key`, or `outer.inner` inside a copy of the outer object. */
+function setField(result: Record<string, unknown>, key: string, value: unknown): void {
+  const dot = key.indexOf(".");
+  if (dot < 0) {
+    result[key] = value;
+    return;
+  }
+  const outer = key.slice(0, dot);
+  result[outer] = { ...(result[outer] as Record<string, unknown> | undefined), [key.slice(dot + 1)]: value };
 }

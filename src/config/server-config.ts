@@ -1,12 +1,19 @@
 /**
  * The declaration of one server: which transport, and for stdio an argv, for the others an
- * endpoint URL, plus the four ceilings.
+ * endpoint URL, plus the four ceilings and the data options of its transport (the child's graces
+ * and stderr tail, the WebSocket keepalive and deadlines, the HTTP redirect mode, fallback and GET
+ * stream). What is code (a `fetch`, a stderr stream, headers computed per request) is given to
+ * `connect()` or `transportFor()` beside the declaration instead.
  *
  * Validated when read, never at the first call: a stdio server without an argv, a remote server
- * given one, an unknown key (a typo must not pass silently), a bad URL are all refused with a
- * message that names the server and where it was declared.
+ * given one, an unknown key (a typo must not pass silently), a key of another transport, a bad
+ * URL or value are all refused with a message that names the server and where it was declared.
  */
+import { resolveKeepAlive, type KeepAliveOptions } from "../transport/common/ping-keepalive.js";
 import { LIMIT_NAMES, checkLimit, describeValue, type Limits } from "../transport/limits.js";
+import type { NonProtocolLines } from "../transport/stdio.js";
+import { didYouMean } from "../util/option-names.js";
+import { checkWholeNumber } from "../util/whole-number.js";
 
 export const TRANSPORT_NAMES = ["stdio", "http", "sse", "websocket"] as const;
 export type TransportName = (typeof TRANSPORT_NAMES)[number];
@@ -28,6 +35,16 @@ export interface McpServerConfig extends Partial<Limits> {
   envAllow?: string[];
   /** stdio: the child's working directory. */
   cwd?: string;
+  /** stdio: a stdout line that is not JSON-RPC fails the connection, or is skipped and counted. @default "fail" */
+  nonProtocolLines?: NonProtocolLines;
+  /** stdio: lines of stderr kept for `stderrTail`. @default 50 */
+  stderrTailLines?: number;
+  /** stdio: bytes of stderr kept for `stderrTail`. @default 8192 */
+  stderrTailBytes?: number;
+  /** stdio: ms the child has to exit after its stdin is closed, before SIGTERM. @default 2000 */
+  stdinCloseGraceMs?: number;
+  /** stdio: ms between SIGTERM and SIGKILL. @default 5000 */
+  terminateGraceMs?: number;
   /** http, sse, websocket: the endpoint, used verbatim. */
   url?: string;
   /** http, sse, websocket: headers sent with every request (or on the WebSocket upgrade). */
@@ -36,12 +53,32 @@ export interface McpServerConfig extends Partial<Limits> {
   redirect?: RedirectPolicy;
   /** http: try the legacy HTTP+SSE transport when the server refuses Streamable HTTP (400, 404, 405). @default true */
   fallback?: boolean;
+  /** http: open the GET stream for server-initiated messages. @default true */
+  listen?: boolean;
+  /** websocket: ping/pong keepalive. @default { intervalMs: 30000, timeoutMs: 10000 } */
+  keepAlive?: KeepAliveOptions;
+  /** websocket: deadline, in ms, for opening (TCP, TLS and the upgrade). @default 30000 */
+  upgradeTimeoutMs?: number;
+  /** websocket: ms the server has to answer `close()`'s close frame. @default 5000 */
+  closeTimeoutMs?: number;
 }
 
-const STDIO_KEYS = ["command", "args", "env", "envAllow", "cwd"] as const;
-const REMOTE_KEYS = ["url", "headers", "redirect", "fallback"] as const;
 const COMMON_KEYS = ["name", "transport", ...LIMIT_NAMES] as const;
-const ALL_KEYS: readonly string[] = [...COMMON_KEYS, ...STDIO_KEYS, ...REMOTE_KEYS];
+
+/** The keys each transport's declaration takes besides the common ones, in the order the README lists them. */
+export const SERVER_KEYS_BY_TRANSPORT = {
+  stdio: ["command", "args", "env", "envAllow", "cwd", "nonProtocolLines", "stderrTailLines", "stderrTailBytes", "stdinCloseGraceMs", "terminateGraceMs"],
+  http: ["url", "headers", "redirect", "fallback", "listen"],
+  sse: ["url", "headers", "redirect"],
+  websocket: ["url", "headers", "keepAlive", "upgradeTimeoutMs", "closeTimeoutMs"],
+} as const satisfies Record<TransportName, readonly (keyof McpServerConfig)[]>;
+
+const ALL_KEYS: readonly string[] = [...new Set<string>([...COMMON_KEYS, ...Object.values(SERVER_KEYS_BY_TRANSPORT).flat()])];
+
+/** Whether a declaration of `transport` takes `key`. */
+export function serverTakesKey(transport: TransportName, key: string): boolean {
+  return (COMMON_KEYS as readonly string[]).includes(key) || (SERVER_KEYS_BY_TRANSPORT[transport] as readonly string[]).includes(key);
+}
 
 const URL_SCHEMES: Record<Exclude<TransportName, "stdio">, readonly string[]> = {
   http: ["http:", "https:"],
@@ -67,10 +104,7 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`expected an object, got ${describeValue(value)}`);
   const input = value as Record<string, unknown>;
   for (const key of Object.keys(input)) {
-    if (!ALL_KEYS.includes(key)) {
-      const guess = closest(key, ALL_KEYS);
-      fail(`unknown key "${key}"${guess ? ` (did you mean "${guess}"?)` : ""}; allowed keys: ${ALL_KEYS.join(", ")}`);
-    }
+    if (!ALL_KEYS.includes(key)) fail(`unknown key "${key}"${didYouMean(key, ALL_KEYS)}; allowed keys: ${ALL_KEYS.join(", ")}`);
   }
   const config: Partial<McpServerConfig> = {};
   if (typeof input.name !== "string" || input.name.trim() === "") fail(`"name" must be a non-empty string, got ${describeValue(input.name)}`);
@@ -80,14 +114,17 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   }
   const transport = input.transport as TransportName;
   config.transport = transport;
+  const foreign = Object.keys(input).filter((key) => input[key] !== undefined && !serverTakesKey(transport, key));
+  if (foreign.length > 0) fail(foreignKeys(transport, foreign));
 
   for (const limit of LIMIT_NAMES) {
     if (input[limit] !== undefined) config[limit] = checkLimit(limit, input[limit], where);
   }
+  const whole = (key: keyof McpServerConfig & string, min: number): void => {
+    if (input[key] !== undefined) (config as Record<string, unknown>)[key] = checkWholeNumber(input[key], key, where, { min });
+  };
 
   if (transport === "stdio") {
-    const remote = REMOTE_KEYS.filter((key) => input[key] !== undefined);
-    if (remote.length > 0) fail(`a stdio server takes no ${remote.map((k) => `"${k}"`).join(", ")}; use transport "http", "sse" or "websocket" for an endpoint`);
     if (typeof input.command !== "string" || input.command.trim() === "") {
       fail(`a stdio server needs "command" (the program to run, no shell), got ${describeValue(input.command)}`);
     }
@@ -103,25 +140,49 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
       if (typeof input.cwd !== "string" || input.cwd === "") fail(`"cwd" must be a non-empty string, got ${describeValue(input.cwd)}`);
       config.cwd = input.cwd as string;
     }
+    if (input.nonProtocolLines !== undefined) {
+      if (input.nonProtocolLines !== "fail" && input.nonProtocolLines !== "skip") {
+        fail(`"nonProtocolLines" must be "fail" or "skip", got ${describeValue(input.nonProtocolLines)}`);
+      }
+      config.nonProtocolLines = input.nonProtocolLines as NonProtocolLines;
+    }
+    whole("stderrTailLines", 1);
+    whole("stderrTailBytes", 1);
+    whole("stdinCloseGraceMs", 0);
+    whole("terminateGraceMs", 0);
     return config as McpServerConfig;
   }
 
-  const local = STDIO_KEYS.filter((key) => input[key] !== undefined);
-  if (local.length > 0) fail(`a ${transport} server takes no ${local.map((k) => `"${k}"`).join(", ")}; use transport "stdio" to run a command`);
   if (typeof input.url !== "string") fail(`a ${transport} server needs "url" (its endpoint), got ${describeValue(input.url)}`);
   config.url = checkUrl(input.url as string, URL_SCHEMES[transport], transport, fail);
   if (input.headers !== undefined) config.headers = stringRecord(input.headers, "headers", fail, /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/);
   if (input.redirect !== undefined) {
-    if (transport === "websocket") fail(`"redirect" applies to http and sse servers only`);
     if (input.redirect !== "same-origin" && input.redirect !== "none") fail(`"redirect" must be "same-origin" or "none", got ${describeValue(input.redirect)}`);
     config.redirect = input.redirect as RedirectPolicy;
   }
-  if (input.fallback !== undefined) {
-    if (transport !== "http") fail(`"fallback" applies to http servers only`);
-    if (typeof input.fallback !== "boolean") fail(`"fallback" must be true or false, got ${describeValue(input.fallback)}`);
-    config.fallback = input.fallback as boolean;
+  for (const key of ["fallback", "listen"] as const) {
+    if (input[key] === undefined) continue;
+    if (typeof input[key] !== "boolean") fail(`"${key}" must be true or false, got ${describeValue(input[key])}`);
+    config[key] = input[key] as boolean;
   }
+  if (input.keepAlive !== undefined) {
+    resolveKeepAlive(input.keepAlive, where);
+    config.keepAlive = { ...(input.keepAlive as KeepAliveOptions) };
+  }
+  whole("upgradeTimeoutMs", 1);
+  whole("closeTimeoutMs", 1);
   return config as McpServerConfig;
+}
+
+/** Why keys of other transports are refused, and what to use instead. */
+function foreignKeys(transport: TransportName, keys: readonly string[]): string {
+  const listed = keys.map((k) => `"${k}"`).join(", ");
+  if (transport === "stdio") return `a stdio server takes no ${listed}; use transport "http", "sse" or "websocket" for an endpoint`;
+  const local = keys.filter((key) => serverTakesKey("stdio", key));
+  if (local.length > 0) return `a ${transport} server takes no ${local.map((k) => `"${k}"`).join(", ")}; use transport "stdio" to run a command`;
+  const key = keys[0]!;
+  const owners = TRANSPORT_NAMES.filter((name) => serverTakesKey(name, key));
+  return `"${key}" applies to ${owners.join(" and ")} servers only; a ${transport} server takes ${SERVER_KEYS_BY_TRANSPORT[transport].join(", ")}`;
 }
 
 function checkUrl(text: string, schemes: readonly string[], transport: string, fail: (what: string) => never): string {
@@ -152,30 +213,4 @@ function stringRecord(value: unknown, key: string, fail: (what: string) => never
     record[name] = item as string;
   }
   return record;
-}
-
-/** The allowed key nearest to a typo, within two edits. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
 }

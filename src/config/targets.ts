@@ -21,16 +21,25 @@ import { StdioTransport, type StdioTransportOptions } from "../transport/stdio.j
 import { isMcpTransport, type McpTransport } from "../transport/transport.js";
 import { ConfigError, parseServerConfig, type McpServerConfig } from "./server-config.js";
 import { splitCommandLine } from "./shell-words.js";
-import { transportFor, type TransportExtras } from "./transport-for.js";
+import { buildTransport } from "./transport-for.js";
+import { checkTransportOptions, type TransportOptions } from "./transport-options.js";
 import { looksLikeUrl, transportForUrl } from "./url-kind.js";
 
-/** An endpoint given by URL, with what a remote declaration may add. */
-export interface UrlTarget {
-  url: string;
-  headers?: Record<string, string>;
-  redirect?: McpServerConfig["redirect"];
-  fallback?: boolean;
-}
+/** An endpoint given by URL, with what a remote declaration may add (see `McpServerConfig`). */
+export type UrlTarget = { url: string } & Pick<
+  McpServerConfig,
+  | "headers"
+  | "redirect"
+  | "fallback"
+  | "listen"
+  | "keepAlive"
+  | "upgradeTimeoutMs"
+  | "closeTimeoutMs"
+  | "maxMessageBytes"
+  | "readTimeoutMs"
+  | "maxInFlight"
+  | "timeoutMs"
+>;
 
 export type ConnectTarget = string | McpServerConfig | UrlTarget | StdioTransportOptions | McpTransport | InProcessServer;
 
@@ -51,37 +60,59 @@ export function configForString(target: string): McpServerConfig {
   return { name: command!, transport: "stdio", command: command!, args };
 }
 
-export function resolveTarget(target: ConnectTarget, extras: TransportExtras = {}): ResolvedTarget {
-  if (typeof target === "string") {
-    const config = configForString(target);
-    return { transport: transportFor(config, extras), config };
+/**
+ * The transport a target stands for, given `options` (see `TransportOptions`): each must be one
+ * the resolved transport takes, or this throws a TypeError naming it. `where` and `otherNames`
+ * are for callers that read other keys of the same options (`connect()` and its client options).
+ */
+export function resolveTarget(
+  target: ConnectTarget,
+  options: TransportOptions = {},
+  where = "resolveTarget()",
+  otherNames: readonly string[] = [],
+): ResolvedTarget {
+  const build = (config: McpServerConfig): ResolvedTarget => ({ transport: buildTransport(config, options, where, otherNames), config });
+  if (typeof target === "string") return build(configForString(target));
+  if (isMcpTransport(target)) {
+    const resolved = { transport: target.kind, description: `a ready-made ${target.kind} transport (${target.description})`, readyMade: true };
+    checkTransportOptions(options, resolved, where, otherNames);
+    return { transport: target };
   }
-  if (isMcpTransport(target)) return { transport: target };
   if (typeof target !== "object" || target === null) {
     throw new TypeError(
       `connect(): cannot tell how to reach ${target === null ? "null" : `a ${typeof target}`}; give a URL, a command line, ` +
         "{ command, args }, { url }, a server config, an McpTransport or an SDK server object",
     );
   }
-  if ("transport" in target && "name" in target) {
-    const config = parseServerConfig(target, `server "${String(target.name)}"`);
-    return { transport: transportFor(config, extras), config };
-  }
+  if ("transport" in target && "name" in target) return build(parseServerConfig(target, `server "${String(target.name)}"`));
   if ("command" in target && typeof (target as { connect?: unknown }).connect !== "function") {
-    const options = target as StdioTransportOptions;
-    return { transport: new StdioTransport(extras.stderr && !options.stderr ? { ...options, stderr: extras.stderr } : options) };
+    const given = target as StdioTransportOptions;
+    checkTransportOptions(options, { transport: "stdio", description: `the command ${JSON.stringify(String(given.command))} (stdio)` }, where, otherNames);
+    return { transport: new StdioTransport(withOptions(given, options)) };
   }
   if ("url" in target) {
     const { url, ...rest } = target as UrlTarget;
     if (typeof url !== "string") throw new ConfigError(`connect(): "url" must be a string`);
-    const config = parseServerConfig({ name: hostOf(url), transport: transportForUrl(url), url, ...rest }, `target ${JSON.stringify(url)}`);
-    return { transport: transportFor(config, extras), config };
+    return build(parseServerConfig({ name: hostOf(url), transport: transportForUrl(url), url, ...rest }, `target ${JSON.stringify(url)}`));
   }
-  if (typeof (target as InProcessServer).connect === "function") return { transport: new MemoryTransport(target as InProcessServer) };
+  if (typeof (target as InProcessServer).connect === "function") {
+    checkTransportOptions(options, { transport: "memory", description: "an in-process server (memory)", readyMade: true }, where, otherNames);
+    return { transport: new MemoryTransport(target as InProcessServer) };
+  }
   throw new TypeError(
     "connect(): cannot tell how to reach this object; give { command, args }, { url }, a server config " +
       "(with name and transport), an McpTransport or an SDK server object with connect(transport)",
   );
+}
+
+/** A stdio target's own options with those given beside it on top (`env` merged per variable). */
+function withOptions(target: StdioTransportOptions, options: TransportOptions): StdioTransportOptions {
+  const merged: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    merged[key] = key === "env" && target.env !== undefined ? { ...target.env, ...(value as Record<string, string | undefined>) } : value;
+  }
+  return merged as unknown as StdioTransportOptions;
 }
 
 function hostOf(url: string): string {

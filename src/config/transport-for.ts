@@ -2,50 +2,81 @@
  * `transportFor(config)`: the transport a declaration asks for. This is the one place where a
  * configuration becomes a wire, so moving a server from a laptop (stdio) to a cluster (HTTP) is a
  * change of configuration, never of code.
+ *
+ * Options given beside the declaration (see `TransportOptions`) are the most specific word: each
+ * replaces the declared value, except `headers` and `env`, which are merged over the declared
+ * ones per name. A key the declared transport does not take is refused.
  */
-import type { FetchLike } from "../transport/common/http-client.js";
+import type { HeadersOption } from "../transport/common/http-options.js";
 import { HttpTransport } from "../transport/http-fallback.js";
 import { SseTransport } from "../transport/sse.js";
-import { StdioTransport, type StderrDestination } from "../transport/stdio.js";
-import { StreamableHttpTransport, type HeadersOption } from "../transport/streamable-http.js";
+import { StdioTransport } from "../transport/stdio.js";
+import { StreamableHttpTransport } from "../transport/streamable-http.js";
 import type { McpTransport } from "../transport/transport.js";
 import { WebSocketTransport } from "../transport/websocket.js";
 import type { McpServerConfig } from "./server-config.js";
+import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
 
-/** What a declaration cannot hold because it is code, not data. */
-export interface TransportExtras {
-  /** stdio: where the child's stderr goes besides the kept tail (a stream or a callback). */
-  stderr?: StderrDestination;
-  /** http, sse: the `fetch` to use instead of the default keep-alive `node:http` client. */
-  fetch?: FetchLike;
-  /** http, sse, websocket: headers computed per request (rotating tokens), merged over the declared ones. */
-  headers?: HeadersOption;
+/** The options of `TransportOptions` that only code can give (kept under its old name). */
+export type TransportExtras = TransportOptions;
+
+export function transportFor(config: McpServerConfig, options: TransportOptions = {}): McpTransport {
+  return buildTransport(config, options, `transportFor(): server "${config.name}"`);
 }
 
-export function transportFor(config: McpServerConfig, extras: TransportExtras = {}): McpTransport {
+/**
+ * The same, for callers that name themselves in messages (`connect()`) and read other keys of the
+ * same options object themselves (`otherNames`, offered in "did you mean").
+ */
+export function buildTransport(config: McpServerConfig, options: TransportOptions, where: string, otherNames: readonly string[] = []): McpTransport {
+  checkTransportOptions(options, { transport: config.transport, description: describeConfig(config) }, where, otherNames);
+  const settings = settingsFor(config, options);
   switch (config.transport) {
     case "stdio":
-      return new StdioTransport({
-        command: config.command!,
-        args: config.args,
-        env: config.env,
-        envAllow: config.envAllow,
-        cwd: config.cwd,
-        stderr: extras.stderr,
-      });
+      return new StdioTransport({ command: config.command!, args: config.args, ...settings });
     case "http": {
       // Streamable HTTP, falling back to legacy HTTP+SSE on 400/404/405, unless told not to.
-      const options = { headers: mergeHeaders(config.headers, extras.headers), fetch: extras.fetch, redirect: config.redirect };
-      return config.fallback === false ? new StreamableHttpTransport(config.url!, options) : new HttpTransport(config.url!, options);
+      const { fallback, ...http } = settings as TransportOptions;
+      return fallback === false ? new StreamableHttpTransport(config.url!, http) : new HttpTransport(config.url!, http);
     }
     case "websocket":
-      return new WebSocketTransport(config.url!, { headers: mergeHeaders(config.headers, extras.headers) });
+      return new WebSocketTransport(config.url!, settings);
     case "sse":
-      return new SseTransport(config.url!, {
-        headers: mergeHeaders(config.headers, extras.headers),
-        fetch: extras.fetch,
-        redirect: config.redirect,
-      });
+      return new SseTransport(config.url!, settings);
+  }
+}
+
+/** The transport's options: each from the call if given there, else from the declaration. */
+function settingsFor(config: McpServerConfig, options: TransportOptions): TransportOptions {
+  const declared = config as unknown as Record<string, unknown>;
+  const given = options as Record<string, unknown>;
+  const settings: Record<string, unknown> = {};
+  for (const name of TRANSPORT_OPTION_NAMES[config.transport]) {
+    const value = given[name] ?? declared[name];
+    if (value !== undefined) settings[name] = value;
+  }
+  if (config.transport === "stdio") {
+    if (config.env !== undefined && options.env !== undefined) settings.env = { ...config.env, ...options.env };
+  } else {
+    const headers = mergeHeaders(config.headers, options.headers);
+    if (headers !== undefined) settings.headers = headers;
+  }
+  return settings as TransportOptions;
+}
+
+function describeConfig(config: McpServerConfig): string {
+  if (config.transport !== "stdio") return `the ${config.transport} endpoint ${safeUrl(config.url!)}`;
+  const line = [config.command!, ...(config.args ?? [])].map((word) => (/[\s"'\\]/.test(word) ? JSON.stringify(word) : word)).join(" ");
+  return `the command line ${line.length > 120 ? `${line.slice(0, 119)}…` : line} (stdio)`;
+}
+
+/** Scheme, host and path only: a query string may carry a token. */
+function safeUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return "(a URL)";
   }
 }
 

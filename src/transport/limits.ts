@@ -6,6 +6,9 @@
  * them. A limit only one transport keeps is a limit nobody can rely on.
  */
 import { McpTransportError } from "../errors.js";
+import { MAX_TIMER_MS, describeValue } from "../util/whole-number.js";
+
+export { MAX_TIMER_MS, describeValue };
 
 export interface Limits {
   /**
@@ -41,8 +44,6 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as readonly (keyof Limits)[];
 
-/** Node's timers fire at once for a delay above this, so a longer deadline would be no deadline. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 const UPPER_BOUND: Record<keyof Limits, number> = {
   maxMessageBytes: Number.MAX_SAFE_INTEGER,
@@ -77,13 +78,6 @@ export function resolveLimits(given: Partial<Limits> | undefined, where = "optio
   return limits;
 }
 
-export function describeValue(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) {
-    return String(value);
-  }
-  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
-}
 
 /** The failure for a message past `maxMessageBytes`, the same words on every transport. */
 export function messageTooLarge(limitBytes: number, direction: "received" | "sent", transport: string): McpTransportError {

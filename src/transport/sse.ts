@@ -15,6 +15,7 @@ import { abortReason } from "./common/abort.js";
 import {
   checkEndpointUrl,
   httpClientFor,
+  HTTP_ENDPOINT_OPTION_NAMES,
   resolveHttpOptions,
   type HttpEndpointOptions,
   type ResolvedHttpOptions,
@@ -28,6 +29,9 @@ import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from 
  */
 export type SseOptions = HttpEndpointOptions;
 
+/** Every option `SseTransport` takes. */
+export const SSE_OPTION_NAMES = HTTP_ENDPOINT_OPTION_NAMES;
+
 export class SseTransport implements McpTransport {
   readonly kind = SSE_KIND;
   /** This wire carries only the revisions that have an `initialize` handshake: no era probe. */
@@ -39,7 +43,7 @@ export class SseTransport implements McpTransport {
 
   constructor(url: string | URL, options: SseOptions = {}) {
     this.url = checkEndpointUrl(url, "SseTransport", "https://example.com/sse");
-    this.options = resolveHttpOptions(options, "SseTransport");
+    this.options = resolveHttpOptions(options, "SseTransport", SSE_OPTION_NAMES);
     // Only scheme, host and path: a query string may carry a token.
     this.description = `${SSE_KIND}: ${this.url.origin}${this.url.pathname}`;
   }

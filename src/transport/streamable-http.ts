@@ -51,6 +51,7 @@ import {
   checkOutgoingSize,
   httpClientFor,
   requestHeaders,
+  HTTP_ENDPOINT_OPTION_NAMES,
   resolveHttpOptions,
   whatOf,
   type HttpEndpointOptions,
@@ -61,7 +62,7 @@ import {
 import { RequestAbort, type AbortSignalLike } from "./common/request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "./common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./common/sse-reader.js";
-import type { Limits } from "./limits.js";
+import { describeValue, type Limits } from "./limits.js";
 import { isModernRevision } from "../protocol/revisions.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
 
@@ -79,6 +80,9 @@ export interface StreamableHttpOptions extends HttpEndpointOptions {
    */
   listen?: boolean;
 }
+
+/** Every option `StreamableHttpTransport` (and `HttpTransport`) takes. */
+export const STREAMABLE_HTTP_OPTION_NAMES = [...HTTP_ENDPOINT_OPTION_NAMES, "listen"] as const satisfies readonly (keyof StreamableHttpOptions)[];
 
 /**
  * How long the DELETE that ends the session on `close()` may take, in ms. It is best-effort: a
@@ -120,7 +124,7 @@ export class StreamableHttpTransport implements McpTransport {
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
     this.url = checkEndpointUrl(url, "StreamableHttpTransport", "https://example.com/mcp");
-    this.options = { ...resolveHttpOptions(options, "StreamableHttpTransport"), listen: options.listen ?? true };
+    this.options = { ...resolveHttpOptions(options, "StreamableHttpTransport", STREAMABLE_HTTP_OPTION_NAMES), listen: checkListen(options.listen) };
     // Only scheme, host and path: a query string may carry a token.
     this.description = `${KIND}: ${this.url.origin}${this.url.pathname}`;
   }
@@ -773,4 +777,10 @@ class StreamableHttpConnection implements McpConnection {
       clearTimeout(timer);
     }
   }
+}
+
+function checkListen(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== "boolean") throw new TypeError(`StreamableHttpTransport: "listen" must be true or false, got ${describeValue(value)}`);
+  return value;
 }

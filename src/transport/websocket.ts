@@ -25,9 +25,11 @@ import type WebSocket from "ws";
 import { McpTransportError } from "../errors.js";
 import { abortReason, raceAbort } from "./common/abort.js";
 import { resolveKeepAlive, type KeepAliveOptions, type KeepAliveSettings } from "./common/ping-keepalive.js";
-import { describeValue, MAX_TIMER_MS, type Limits } from "./limits.js";
+import { describeValue, type Limits } from "./limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "./transport.js";
 import { WebSocketConnection } from "./websocket-connection.js";
+import { didYouMean } from "../util/option-names.js";
+import { checkWholeNumber } from "../util/whole-number.js";
 
 export {
   DEFAULT_KEEPALIVE_INTERVAL_MS,
@@ -91,7 +93,9 @@ export interface WebSocketOptions {
   closeTimeoutMs?: number;
 }
 
-const OPTION_KEYS: readonly (keyof WebSocketOptions)[] = ["headers", "keepAlive", "upgradeTimeoutMs", "closeTimeoutMs"];
+/** Every option `WebSocketTransport` takes. */
+export const WEBSOCKET_OPTION_NAMES = ["headers", "keepAlive", "upgradeTimeoutMs", "closeTimeoutMs"] as const satisfies readonly (keyof WebSocketOptions)[];
+const OPTION_KEYS: readonly string[] = WEBSOCKET_OPTION_NAMES;
 
 /** Headers that belong to the WebSocket handshake itself; `ws` sets them. */
 const HANDSHAKE_HEADERS: ReadonlySet<string> = new Set([
@@ -315,21 +319,14 @@ function checkOptionKeys(options: unknown): void {
     throw new TypeError(`WebSocketTransport: options must be an object, got ${describeValue(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`WebSocketTransport: "${key}" is not an option; the options are ${OPTION_KEYS.join(", ")}`);
+    if (!OPTION_KEYS.includes(key)) {
+      throw new TypeError(`WebSocketTransport: "${key}" is not an option${didYouMean(key, OPTION_KEYS)}; the options are ${OPTION_KEYS.join(", ")}`);
     }
   }
 }
 
 function checkDeadline(name: keyof WebSocketOptions, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
-    throw new TypeError(
-      `WebSocketTransport options: "${name}" must be a whole number of ms from 1 to ${MAX_TIMER_MS}, ` +
-        `got ${describeValue(value)} (default ${fallback})`,
-    );
-  }
-  return value;
+  return value === undefined ? fallback : checkWholeNumber(value, name, "WebSocketTransport options", { min: 1, defaultValue: fallback });
 }
 
 /**

@@ -96,6 +96,43 @@ describe("loadServerConfig: defaults < file < environment", () => {
     });
   });
 
+  it("sets every transport's data options by environment, each checked as the file's are", async () => {
+    await writeFile(
+      join(dir, "mcp.json"),
+      JSON.stringify({ mcpServers: { handbook: { command: "uvx", envAllow: ["HOME"], terminateGraceMs: 100 }, socket: { url: "ws://127.0.0.1:1/mcp" } } }),
+    );
+    const stdio = await loadServerConfig("handbook", {
+      cwd: dir,
+      home: dir,
+      env: {
+        MCPWIRE_SERVER_HANDBOOK_ENV_ALLOW: "HOME, PATH",
+        MCPWIRE_SERVER_HANDBOOK_CWD: "/srv",
+        MCPWIRE_SERVER_HANDBOOK_NON_PROTOCOL_LINES: "skip",
+        MCPWIRE_SERVER_HANDBOOK_STDIN_CLOSE_GRACE_MS: "50",
+      },
+    });
+    expect(stdio).toMatchObject({ envAllow: ["HOME", "PATH"], cwd: "/srv", nonProtocolLines: "skip", stdinCloseGraceMs: 50, terminateGraceMs: 100 });
+    const socket = await loadServerConfig("socket", {
+      cwd: dir,
+      home: dir,
+      env: { MCPWIRE_SERVER_SOCKET_KEEPALIVE_INTERVAL_MS: "1000", MCPWIRE_SERVER_SOCKET_KEEPALIVE_TIMEOUT_MS: "2000", MCPWIRE_SERVER_SOCKET_UPGRADE_TIMEOUT_MS: "300" },
+    });
+    expect(socket).toMatchObject({ transport: "websocket", keepAlive: { intervalMs: 1000, timeoutMs: 2000 }, upgradeTimeoutMs: 300 });
+    await expect(loadServerConfig("socket", { cwd: dir, home: dir, env: { MCPWIRE_SERVER_SOCKET_LISTEN: "yes" } })).rejects.toThrow(
+      "environment variable MCPWIRE_SERVER_SOCKET_LISTEN must be true or false",
+    );
+    // LISTEN is an HTTP option: a websocket server is refused it, as in a file.
+    await expect(loadServerConfig("socket", { cwd: dir, home: dir, env: { MCPWIRE_SERVER_SOCKET_LISTEN: "false" } })).rejects.toThrow(
+      '"listen" applies to http servers only',
+    );
+  });
+
+  it("drops the file's options of the old transport when the environment moves the server to another", async () => {
+    await writeFile(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { handbook: { command: "uvx", cwd: "/srv", terminateGraceMs: 100, timeoutMs: 5_000 } } }));
+    const config = await loadServerConfig("handbook", { cwd: dir, home: dir, env: { MCPWIRE_SERVER_HANDBOOK_URL: "ws://handbook/mcp" } });
+    expect(config).toEqual({ name: "handbook", transport: "websocket", url: "ws://handbook/mcp", timeoutMs: 5_000 });
+  });
+
   it("needs no file when the environment describes the server", async () => {
     const env = { MCPWIRE_SERVER_SEARCH_API_COMMAND: "node 'my server.js' --fast" };
     const empty = await mkdtemp(join(tmpdir(), "mcpwire-empty-"));

@@ -37,6 +37,17 @@ describe("parseServerConfig", () => {
     [{ name: "handbook", transport: "stdio", command: "x", envAllow: ["OK", "NOT OK"] }, "is not a variable name"],
     [{ name: "handbook", transport: "sse", url: "http://x/sse", fallback: false }, '"fallback" applies to http servers only'],
     [{ name: "handbook", transport: "http", url: "http://x/mcp", redirect: "always" }, '"redirect" must be "same-origin" or "none"'],
+    [{ name: "handbook", transport: "stdio", command: "x", stderrTailLines: 0 }, '"stderrTailLines" must be a whole number from 1'],
+    [{ name: "handbook", transport: "stdio", command: "x", terminateGraceMs: -1 }, '"terminateGraceMs" must be a whole number of ms from 0'],
+    [{ name: "handbook", transport: "stdio", command: "x", nonProtocolLines: "ignore" }, '"nonProtocolLines" must be "fail" or "skip"'],
+    [{ name: "handbook", transport: "stdio", command: "x", keepAlive: {} }, 'a stdio server takes no "keepAlive"'],
+    [{ name: "handbook", transport: "websocket", url: "ws://x/mcp", keepAlive: { intervalMs: -1 } }, '"keepAlive.intervalMs" must be a whole number of ms from 0 (off)'],
+    [{ name: "handbook", transport: "websocket", url: "ws://x/mcp", keepAlive: { interval: 1 } }, '"keepAlive.interval" is not an option'],
+    [{ name: "handbook", transport: "websocket", url: "ws://x/mcp", upgradeTimeoutMs: 0 }, '"upgradeTimeoutMs" must be a whole number of ms from 1'],
+    [{ name: "handbook", transport: "websocket", url: "ws://x/mcp", redirect: "none" }, '"redirect" applies to http and sse servers only'],
+    [{ name: "handbook", transport: "sse", url: "http://x/sse", listen: false }, '"listen" applies to http servers only'],
+    [{ name: "handbook", transport: "http", url: "http://x/mcp", listen: "no" }, '"listen" must be true or false'],
+    [{ name: "handbook", transport: "http", url: "http://x/mcp", closeTimeoutMs: 5 }, '"closeTimeoutMs" applies to websocket servers only'],
   ])("refuses %j naming the server and the problem", (value, words) => {
     expect(() => parseServerConfig(value, where)).toThrow(`${where}: `);
     expect(() => parseServerConfig(value, where)).toThrow(words);

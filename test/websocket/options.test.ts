@@ -52,7 +52,7 @@ describe("WebSocketTransport options", () => {
 
   it.each([
     [null, "options must be an object, got null"],
-    [{ header: {} }, '"header" is not an option; the options are headers, keepAlive, upgradeTimeoutMs, closeTimeoutMs'],
+    [{ header: {} }, '"header" is not an option (did you mean "headers"?); the options are headers, keepAlive, upgradeTimeoutMs, closeTimeoutMs'],
     [{ upgradeTimeoutMs: 0 }, '"upgradeTimeoutMs" must be a whole number of ms from 1 to 2147483647, got 0 (default 30000)'],
     [{ upgradeTimeoutMs: "5s" }, '"upgradeTimeoutMs" must be a whole number'],
     [{ closeTimeoutMs: -5 }, '"closeTimeoutMs" must be a whole number of ms from 1 to 2147483647, got -5 (default 5000)'],

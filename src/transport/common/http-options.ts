@@ -10,7 +10,8 @@ import type { RedirectMode } from "./endpoint-policy.js";
 import { FetchHttpClient } from "./fetch-http-client.js";
 import type { FetchLike, HttpClient } from "./http-client.js";
 import { NodeHttpClient } from "./node-http-client.js";
-import { messageTooLarge } from "../limits.js";
+import { describeValue, messageTooLarge } from "../limits.js";
+import { didYouMean, firstUnknownKey } from "../../util/option-names.js";
 
 /** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
 export type HeadersOption =
@@ -74,8 +75,28 @@ export function checkEndpointUrl(url: string | URL, transportName: string, examp
   return parsed;
 }
 
-/** Checks the shared options and applies their defaults; a wrong one is a TypeError naming it. */
-export function resolveHttpOptions(options: HttpEndpointOptions, transportName: string): ResolvedHttpOptions {
+/** The options every HTTP transport takes. */
+export const HTTP_ENDPOINT_OPTION_NAMES = ["headers", "fetch", "redirect"] as const satisfies readonly (keyof HttpEndpointOptions)[];
+
+/**
+ * Checks the shared options and applies their defaults; a wrong one is a TypeError naming it, and
+ * so is a key that is not in `optionNames` (the transport's own list).
+ */
+export function resolveHttpOptions(
+  options: HttpEndpointOptions,
+  transportName: string,
+  optionNames: readonly string[] = HTTP_ENDPOINT_OPTION_NAMES,
+): ResolvedHttpOptions {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`${transportName}: options must be an object, got ${describeValue(options)}`);
+  }
+  const unknown = firstUnknownKey(options, optionNames);
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `${transportName}: "${unknown}" is not an option${didYouMean(unknown, optionNames)}; the options are ${optionNames.join(", ")}` +
+        " (limits such as timeoutMs and maxMessageBytes are options of the client or session)",
+    );
+  }
   const redirect = options.redirect ?? "same-origin";
   if (redirect !== "same-origin" && redirect !== "none") {
     throw new TypeError(`${transportName}: "redirect" must be "same-origin" or "none", got ${String(redirect)}`);

@@ -12,6 +12,7 @@
  * ping waits also proves it alive (a pong can queue behind a large message on a busy socket).
  */
 import { describeValue, MAX_TIMER_MS } from "../limits.js";
+import { checkWholeNumber } from "../../util/whole-number.js";
 
 export interface KeepAliveOptions {
   /**
@@ -57,13 +58,7 @@ export function resolveKeepAlive(given: unknown, where = "options"): KeepAliveSe
   for (const key of KEEPALIVE_KEYS) {
     const value = (given as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_TIMER_MS) {
-      throw new TypeError(
-        `${where}: "keepAlive.${key}" must be a whole number of ms from 0 (off) to ${MAX_TIMER_MS}, ` +
-          `got ${describeValue(value)} (default ${settings[key]})`,
-      );
-    }
-    settings[key] = value;
+    settings[key] = checkWholeNumber(value, `keepAlive.${key}`, where, { min: 0, max: MAX_TIMER_MS, minMeans: "off", defaultValue: settings[key] });
   }
   return settings;
 }
