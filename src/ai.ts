@@ -3,3 +3,4 @@ export { aiTools, aiTool, aiModelOutput, type AiToolsOptions, type AiToolModelOu
 export type { AgentToolOptions, AgentToolResult, AgentToolSource } from "./adapters/agent-tools.js";
 export type { ToolFailure, ToolFailureKind } from "./adapters/tool-failure.js";
 export type { ServerTool } from "./adapters/tool-naming.js";
+export type { ToolCallSettings, LayeredToolCallSettings } from "./adapters/tool-call-settings.js";

@@ -129,6 +129,7 @@ export {
   type ListAllToolsOptions,
   type AllTools,
 } from "./adapters/connect-all.js";
+export type { ToolCallSettings, LayeredToolCallSettings } from "./adapters/tool-call-settings.js";
 export {
   nameServerTools,
   sanitizeToolName,

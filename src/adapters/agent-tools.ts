@@ -5,8 +5,8 @@
  */
 import { McpClient } from "../client/client.js";
 import type { ContentBlock } from "../protocol/schemas.js";
-import { checkLimit } from "../transport/limits.js";
 import type { ConnectedServers } from "./connect-all.js";
+import { callOptionsFor, checkLayeredSettings, type LayeredToolCallSettings, type ToolCallSettings } from "./tool-call-settings.js";
 import { describeToolFailure, type ToolFailure } from "./tool-failure.js";
 import { nameServerTools, type ServerTool } from "./tool-naming.js";
 import { resultText } from "./tool-result-text.js";
@@ -17,7 +17,12 @@ import { resultText } from "./tool-result-text.js";
  */
 export type AgentToolSource = McpClient | ConnectedServers | readonly ServerTool[];
 
-export interface AgentToolOptions {
+/**
+ * Which tools, under which names, and how their calls run: `timeoutMs`, `resetTimeoutOnProgress`,
+ * `maxTotalTimeoutMs` and `onProgress` for every call, and per server in `servers`, over what
+ * `connectAll`'s `calls` set.
+ */
+export interface AgentToolOptions extends LayeredToolCallSettings {
   /**
    * Put a prefix and `separator` before each tool's name. For one client: `true` for the
    * server's own name (`serverInfo.name`), or the prefix to use; @default false. For the
@@ -27,8 +32,6 @@ export interface AgentToolOptions {
   prefix?: boolean | string;
   /** Between the prefix and the tool's name. @default "__" */
   separator?: string;
-  /** Each tool call end to end, in ms; past it the model reads that the tool timed out. @default the client's `timeoutMs` */
-  timeoutMs?: number;
   /** Keep only the tools this returns true for (it sees the final name, the server and the tool as listed). */
   filter?: (tool: ServerTool) => boolean;
   /** Aborts listing the tools. */
@@ -80,11 +83,11 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
 export async function callAgentTool(
   entry: ServerTool,
   input: unknown,
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  options: ToolCallSettings & { signal?: AbortSignal } = {},
 ): Promise<AgentToolResult> {
   const args = isPlainObject(input) ? input : {};
   try {
-    const result = await entry.client.callTool(entry.tool.name, args, { signal: options.signal, timeoutMs: options.timeoutMs });
+    const result = await entry.client.callTool(entry.tool.name, args, callOptionsFor(entry, options, options.signal));
     const answer: AgentToolResult = { content: result.content, isError: result.isError === true };
     if (result.structuredContent !== undefined) answer.structuredContent = result.structuredContent;
     return answer;
@@ -115,7 +118,7 @@ export function agentInputSchema(entry: ServerTool): Record<string, unknown> & {
 
 /** Checks the options of the agent adapters, once, where the tools are made. */
 export function checkAgentToolOptions(options: AgentToolOptions): void {
-  if (options.timeoutMs !== undefined) checkLimit("timeoutMs", options.timeoutMs, "options");
+  checkLayeredSettings(options, "options");
   const prefix: unknown = options.prefix;
   if (prefix !== undefined && typeof prefix !== "boolean" && (typeof prefix !== "string" || prefix === "")) {
     throw new TypeError(`options: "prefix" must be true, false or a non-empty string, got ${JSON.stringify(prefix) ?? typeof prefix}`);

@@ -13,12 +13,12 @@ import {
   agentToolDescription,
   agentToolText,
   callAgentTool,
-  checkAgentToolOptions,
   listAgentTools,
   type AgentToolOptions,
   type AgentToolResult,
   type AgentToolSource,
 } from "./agent-tools.js";
+import { checkLayeredSettings, settingsForServer, type LayeredToolCallSettings } from "./tool-call-settings.js";
 import type { ServerTool } from "./tool-naming.js";
 import { blockText } from "./tool-result-text.js";
 
@@ -41,15 +41,16 @@ export async function aiTools(source: AgentToolSource, options: AiToolsOptions =
 }
 
 /** One listed tool as an AI SDK tool. */
-export function aiTool(entry: ServerTool, options: Pick<AgentToolOptions, "timeoutMs"> = {}): McpAiTool {
-  checkAgentToolOptions({ timeoutMs: options.timeoutMs });
+export function aiTool(entry: ServerTool, options: LayeredToolCallSettings = {}): McpAiTool {
+  checkLayeredSettings(options, "options");
+  const settings = settingsForServer(options, entry.server);
   const title = entry.tool.title ?? annotationTitle(entry);
   return dynamicTool({
     description: agentToolDescription(entry),
     ...(title === undefined ? {} : { title }),
     metadata: { mcpServer: entry.server, mcpTool: entry.tool.name },
     inputSchema: jsonSchema(agentInputSchema(entry) as Parameters<typeof jsonSchema>[0]),
-    execute: (input, { abortSignal }) => callAgentTool(entry, input, { signal: abortSignal, timeoutMs: options.timeoutMs }),
+    execute: (input, { abortSignal }) => callAgentTool(entry, input, { ...settings, signal: abortSignal }),
     toModelOutput: ({ output }) => aiModelOutput(output),
   }) as McpAiTool;
 }

@@ -13,6 +13,16 @@ import { transportFor } from "../config/transport-for.js";
 import { McpTransportError } from "../errors.js";
 import { LIMIT_NAMES, resolveLimits, type Limits } from "../transport/limits.js";
 import type { McpTransport } from "../transport/transport.js";
+import type { CallToolResult } from "../protocol/schemas.js";
+import { didYouMean } from "../util/option-names.js";
+import {
+  checkLayeredSettings,
+  callOptionsFor,
+  checkToolCallSettings,
+  settingsForServer,
+  type LayeredToolCallSettings,
+  type ToolCallSettings,
+} from "./tool-call-settings.js";
 import { nameServerTools, type ServerTool, type ServerToolList, type ToolNamingOptions } from "./tool-naming.js";
 
 export interface ConnectAllOptions {
@@ -27,6 +37,12 @@ export interface ConnectAllOptions {
   env?: Record<string, string | undefined>;
   /** How a declaration becomes a transport (to wrap or record one, say). @default transportFor */
   transportFor?: (config: McpServerConfig) => McpTransport;
+  /**
+   * How tool calls run, for every server and per server by name (`servers`): `timeoutMs`,
+   * `resetTimeoutOnProgress`, `maxTotalTimeoutMs`, `onProgress`. The tools of `listTools()` carry
+   * them into the agent adapters, whose own options and a call's own options go over them.
+   */
+  calls?: LayeredToolCallSettings;
 }
 
 export interface ListAllToolsOptions extends ToolNamingOptions, Pick<CallOptions, "signal" | "timeoutMs"> {
@@ -56,6 +72,11 @@ export interface ConnectedServers extends AsyncDisposable {
    * (`handbook__search`). A server whose list fails is reported in `failures`; the others are listed.
    */
   listTools(options?: ListAllToolsOptions): Promise<AllTools>;
+  /**
+   * Calls a tool by the name `listTools()` gave it (`handbook__search`), on its server, with the
+   * `calls` settings of that server under `options`. The tools must have been listed first.
+   */
+  callTool(name: string, args?: Record<string, unknown>, options?: ToolCallSettings & { signal?: AbortSignal }): Promise<CallToolResult>;
   /** Closes every connection, and resolves once all are released. Idempotent. */
   close(): Promise<void>;
 }
@@ -70,6 +91,7 @@ export async function connectAll(config: string | ServersFile, options: ConnectA
   if (signal?.aborted) throw abortReason(signal);
   // Ceilings given for all servers are the caller's mistake, not one server's failure: refuse them here.
   resolveLimits(options.client, "connectAll options.client");
+  if (options.calls !== undefined) checkLayeredSettings(options.calls, "connectAll options.calls");
   const file = typeof config === "string" ? await readServersFile(config, options.env) : checkServersFile(config);
   const makeTransport = options.transportFor ?? transportFor;
   const names = Object.keys(file.servers);
@@ -84,7 +106,7 @@ export async function connectAll(config: string | ServersFile, options: ConnectA
     if (outcome.status === "fulfilled") clients[name] = outcome.value;
     else failures[name] = asStartFailure(name, outcome.reason);
   });
-  const servers = new Servers(file.source, clients, failures, [...file.disabled]);
+  const servers = new Servers(file.source, clients, failures, [...file.disabled], options.calls);
   if (signal?.aborted) {
     await servers.close();
     throw abortReason(signal);
@@ -134,12 +156,15 @@ function abortReason(signal: AbortSignal): unknown {
 
 class Servers implements ConnectedServers {
   private closing: Promise<void> | undefined;
+  /** The tools of the latest `listTools()`, by the names it gave them. */
+  private listed = new Map<string, ServerTool>();
 
   constructor(
     readonly source: string,
     readonly clients: Readonly<Record<string, McpClient>>,
     readonly failures: Readonly<Record<string, McpTransportError>>,
     readonly disabled: readonly string[],
+    private readonly calls: LayeredToolCallSettings | undefined,
   ) {}
 
   async listTools(options: ListAllToolsOptions = {}): Promise<AllTools> {
@@ -154,8 +179,24 @@ class Servers implements ConnectedServers {
       else failures[server] = asListFailure(server, outcome.reason);
     });
     if (options.signal?.aborted) throw abortReason(options.signal);
-    const tools = nameServerTools(lists, { prefix: options.prefix ?? true, separator: options.separator });
+    const named = nameServerTools(lists, { prefix: options.prefix ?? true, separator: options.separator });
+    const tools = named.map((tool) => ({ ...tool, call: settingsForServer(this.calls, tool.server) }));
+    this.listed = new Map(tools.map((tool) => [tool.name, tool]));
     return { tools, failures };
+  }
+
+  async callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallSettings & { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+    const entry = this.listed.get(name);
+    if (!entry) {
+      const known = [...this.listed.keys()];
+      throw new TypeError(
+        known.length === 0
+          ? `callTool(): no tool "${name}": list the tools first (servers.listTools())`
+          : `callTool(): no tool "${name}"${didYouMean(name, known)} among the ${known.length} listed`,
+      );
+    }
+    checkToolCallSettings(options, `callTool "${name}" options`);
+    return entry.client.callTool(entry.tool.name, args, callOptionsFor(entry, options, options.signal));
   }
 
   close(): Promise<void> {

@@ -16,12 +16,12 @@ import {
   agentToolDescription,
   agentToolText,
   callAgentTool,
-  checkAgentToolOptions,
   listAgentTools,
   type AgentToolOptions,
   type AgentToolResult,
   type AgentToolSource,
 } from "./agent-tools.js";
+import { checkLayeredSettings, settingsForServer, type LayeredToolCallSettings } from "./tool-call-settings.js";
 import type { ServerTool } from "./tool-naming.js";
 import { blockText } from "./tool-result-text.js";
 
@@ -37,8 +37,9 @@ export async function langchainTools(source: AgentToolSource, options: LangChain
 }
 
 /** One listed tool as a LangChain tool. */
-export function langchainTool(entry: ServerTool, options: Pick<AgentToolOptions, "timeoutMs"> = {}): DynamicStructuredTool {
-  checkAgentToolOptions({ timeoutMs: options.timeoutMs });
+export function langchainTool(entry: ServerTool, options: LayeredToolCallSettings = {}): DynamicStructuredTool {
+  checkLayeredSettings(options, "options");
+  const settings = settingsForServer(options, entry.server);
   const metadata = { mcpServer: entry.server, mcpTool: entry.tool.name };
   return new DynamicStructuredTool({
     name: entry.name,
@@ -46,7 +47,7 @@ export function langchainTool(entry: ServerTool, options: Pick<AgentToolOptions,
     schema: agentInputSchema(entry),
     metadata,
     func: async (input: unknown, _runManager?: unknown, config?: ToolRunnableConfig) => {
-      const result = await callAgentTool(entry, input, { signal: config?.signal, timeoutMs: options.timeoutMs });
+      const result = await callAgentTool(entry, input, { ...settings, signal: config?.signal });
       const content = langchainContent(result);
       const toolCallId = config?.toolCall?.id;
       if (toolCallId === undefined) return content;

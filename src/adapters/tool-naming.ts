@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import type { McpClient } from "../client/client.js";
 import type { Tool } from "../protocol/schemas.js";
+import type { ToolCallSettings } from "./tool-call-settings.js";
 
 /** The longest tool name every common model provider accepts. */
 export const MAX_TOOL_NAME_LENGTH = 64;
@@ -27,6 +28,8 @@ export interface ServerTool {
   tool: Tool;
   /** The client that reaches its server. */
   client: McpClient;
+  /** How calls of this tool run unless the caller says otherwise (from `connectAll`'s `calls`). */
+  call?: ToolCallSettings;
 }
 
 /** The tools of one server, as listed. */

@@ -20,6 +20,7 @@ import {
   type RequestId,
 } from "../protocol/jsonrpc.js";
 import { Method, Notification } from "../protocol/methods.js";
+import { ModernMethod } from "../protocol/modern.js";
 import { abortReason } from "../transport/common/abort.js";
 import { MAX_TIMER_MS, checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext } from "../transport/transport.js";
@@ -43,7 +44,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Called for each progress notification the server sends about this request. */
   onProgress?: (progress: Progress) => void;
-  /** Whether a progress notification restarts the `timeoutMs` count. @default true */
+  /**
+   * Whether a progress notification restarts the `timeoutMs` count. While it does, the request
+   * carries a `progressToken` whether or not `onProgress` is given, so the server can report
+   * progress and keep a long call alive. @default true
+   */
   resetTimeoutOnProgress?: boolean;
   /**
    * The bound on the whole request however often progress restarts its count, in ms.
@@ -209,9 +214,13 @@ export class TransportSession {
 
     const id = this.nextId++;
     const message: JsonRpcRequest = { jsonrpc: "2.0", id, method };
-    if (params !== undefined || options.onProgress) {
-      message.params = options.onProgress ? withProgressToken(params, id) : params;
+    const resetOnProgress = options.resetTimeoutOnProgress ?? true;
+    // A server can report progress only on a request that carries a token: one is sent whenever
+    // progress would matter, to a listener or to the deadline, so a long call is not cut short.
+    if (options.onProgress || (resetOnProgress && !options.longLived && !NO_PROGRESS_METHODS.has(method))) {
+      message.params = withProgressToken(params, id);
     }
+    else if (params !== undefined) message.params = params;
 
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const now = monotonicNow();
@@ -230,7 +239,7 @@ export class TransportSession {
         signal,
         context: options.headers || options.longLived ? { headers: options.headers, longLived: options.longLived } : undefined,
         onProgress: options.onProgress,
-        resetOnProgress: options.resetTimeoutOnProgress ?? true,
+        resetOnProgress,
         onDispatch: options.onDispatch,
         dispatched: false,
         settled: false,
@@ -576,6 +585,12 @@ function checkMaxTotal(value: unknown, label: string): number {
   }
   return value;
 }
+
+/**
+ * Requests that answer at once by their nature, so a progress token would only be noise:
+ * the handshake, the liveness check and the modern era's discovery.
+ */
+const NO_PROGRESS_METHODS: ReadonlySet<string> = new Set([Method.initialize, Method.ping, ModernMethod.discover]);
 
 function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
   const meta = (params?._meta as Record<string, unknown> | undefined) ?? {};

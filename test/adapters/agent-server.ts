@@ -8,6 +8,8 @@
  * - `refuse`: an `isError` result written by the tool.
  * - `slow { ms }`: answers after `ms`, or never if cancelled first.
  * - `crash`: closes the connection before answering.
+ * - `steady { reports, everyMs }`: works `reports` times `everyMs`, reporting progress after each
+ *   step when the request carries a progress token, then answers how often it reported.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -56,6 +58,19 @@ export function createAgentServer(name = "library"): McpServer {
       extra.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
     });
     return { content: [{ type: "text", text: `slept ${ms}` }] };
+  });
+
+  server.registerTool("steady", { inputSchema: { reports: z.number(), everyMs: z.number() } }, async ({ reports, everyMs }, extra) => {
+    const token = extra._meta?.progressToken;
+    let reported = 0;
+    for (let step = 1; step <= reports; step++) {
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      if (extra.signal.aborted) return { content: [{ type: "text", text: "cancelled" }] };
+      if (token === undefined) continue;
+      await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total: reports } });
+      reported++;
+    }
+    return { content: [{ type: "text", text: `reported progress ${reported} times` }] };
   });
 
   server.registerTool("crash", {}, async () => {

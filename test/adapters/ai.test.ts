@@ -73,7 +73,7 @@ describe("mcpwire/ai: MCP tools in the AI SDK's tool loop", () => {
       description: "Finds books whose title mentions the query.",
       inputSchema: { type: "object", properties: { query: { type: "string", description: "Words to look for" } }, required: ["query"] },
     });
-    expect(offered.map((tool) => tool.name)).toEqual(["search", "structured_only", "picture", "refuse", "slow", "crash"]);
+    expect(offered.map((tool) => tool.name)).toEqual(["search", "structured_only", "picture", "refuse", "slow", "steady", "crash"]);
 
     expect(toolResultsShown(model, 1)).toEqual([{ type: "text", value: '1 book matches "dune": Dune' }]);
     expect(result.text).toBe("Dune it is.");

@@ -133,7 +133,7 @@ describe("McpClient: typed methods", () => {
     await using client = await connect(transport);
     const result = await client.callTool("weather", { city: "Atlantis" });
     expect(result).toEqual({ content: [{ type: "text", text: "no such city: Atlantis" }], isError: true });
-    expect(transport.requests("tools/call")[0]!.params).toEqual({ name: "weather", arguments: { city: "Atlantis" } });
+    expect(transport.requests("tools/call")[0]!.params).toEqual({ name: "weather", arguments: { city: "Atlantis" }, _meta: { progressToken: expect.any(Number) } });
   });
 
   it("sends each method with its parameters and validates each result", async () => {
@@ -160,17 +160,19 @@ describe("McpClient: typed methods", () => {
     expect((await client.complete({ type: "ref/prompt", name: "p" }, { name: "x", value: "o" })).completion.values).toEqual(["one", "two"]);
     await client.setLoggingLevel("warning");
     await client.ping();
+    // Each request whose timeout restarts on progress carries its id as progress token (the default).
+    const token = (id: unknown) => ({ _meta: { progressToken: id } });
     expect(transport.requests().map((r) => [r.method, r.params])).toEqual([
       ["initialize", expect.anything()],
-      ["resources/list", undefined],
-      ["resources/templates/list", undefined],
-      ["resources/read", { uri: "file:///a" }],
-      ["resources/subscribe", { uri: "file:///a" }],
-      ["resources/unsubscribe", { uri: "file:///a" }],
-      ["prompts/list", undefined],
-      ["prompts/get", { name: "p", arguments: { x: "1" } }],
-      ["completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "x", value: "o" } }],
-      ["logging/setLevel", { level: "warning" }],
+      ["resources/list", token(2)],
+      ["resources/templates/list", token(3)],
+      ["resources/read", { uri: "file:///a", ...token(4) }],
+      ["resources/subscribe", { uri: "file:///a", ...token(5) }],
+      ["resources/unsubscribe", { uri: "file:///a", ...token(6) }],
+      ["prompts/list", token(7)],
+      ["prompts/get", { name: "p", arguments: { x: "1" }, ...token(8) }],
+      ["completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "x", value: "o" }, ...token(9) }],
+      ["logging/setLevel", { level: "warning", ...token(10) }],
       ["ping", undefined],
     ]);
   });

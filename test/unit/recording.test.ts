@@ -29,7 +29,7 @@ describe("RecordingTransport", () => {
     const args = { list: [1] };
     await client.callTool("t", args);
     args.list.push(2);
-    expect(transport.requests("tools/call")[0]!.params).toEqual({ name: "t", arguments: { list: [1] } });
+    expect(transport.requests("tools/call")[0]!.params).toMatchObject({ name: "t", arguments: { list: [1] } });
   });
 
   it("derives the capabilities of its built-in initialize answer from the script", async () => {

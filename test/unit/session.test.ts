@@ -169,17 +169,32 @@ describe("TransportSession: progress", () => {
   it("routes progress by token and restarts the timeout on each notice", async () => {
     const { session, server, next } = await manualPair();
     const seen: number[] = [];
-    const call = session.request("work", {}, { timeoutMs: 150, onProgress: (p) => seen.push(p.progress) });
+    const call = session.request("work", {}, { timeoutMs: 1_000, onProgress: (p) => seen.push(p.progress) });
     const sent = await next();
     expect(sent).toMatchObject({ params: { _meta: { progressToken: 1 } } });
-    // Four notices 100 ms apart: 400 ms in all, well past the 150 ms timeout, which each restarts.
+    // Four notices 400 ms apart: 1.6 s in all, well past the 1 s timeout, which each restarts.
     for (let step = 1; step <= 4; step++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 400));
       await server.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: step } });
     }
     await reply(server, { id: 1, result: { done: true } });
     await expect(call).resolves.toEqual({ done: true });
     expect(seen).toEqual([1, 2, 3, 4]);
+  });
+
+  it("sends a progress token whenever the timeout restarts on progress, with or without onProgress", async () => {
+    const { session, next } = await manualPair();
+    void session.request("work", { a: 1 }).catch(() => {});
+    expect(await next()).toMatchObject({ id: 1, params: { a: 1, _meta: { progressToken: 1 } } });
+    void session.request("work", { _meta: { mine: true } }, { resetTimeoutOnProgress: false }).catch(() => {});
+    expect((await next()).params).toEqual({ _meta: { mine: true } });
+    void session.request("work", undefined, { resetTimeoutOnProgress: false }).catch(() => {});
+    expect((await next()).params).toBeUndefined();
+    void session.request("ping").catch(() => {});
+    expect((await next()).params).toBeUndefined();
+    void session.request("work", undefined, { longLived: true }).catch(() => {});
+    expect((await next()).params).toBeUndefined();
+    await session.close();
   });
 
   it("maxTotalTimeoutMs bounds a request however often progress arrives", async () => {
