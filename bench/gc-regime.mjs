@@ -77,7 +77,7 @@ function objectTable() {
 
 async function sessionClient(withMap) {
   const { TransportSession } = await import("../dist/session/session.js");
-  const { StdioTransport } = await import("../dist/transport/stdio.js");
+  const { StdioTransport } = await import("../dist/transport/stdio/stdio.js");
   const session = new TransportSession(new StdioTransport(SERVER), { timeoutMs: 120_000 });
   // The experiment only: the session's private table swapped for a Map with the same methods.
   if (withMap) session.pending = Object.assign(new Map(), { valueList: () => [...session.pending.values()] });

@@ -65,7 +65,7 @@ export {
   type StdioTransportOptions,
   type StderrDestination,
   type NonProtocolLines,
-} from "./transport/stdio.js";
+} from "./transport/stdio/stdio.js";
 export { MemoryTransport, createMemoryPair, type InProcessServer, type MemoryServerEnd } from "./transport/memory.js";
 export {
   WebSocketTransport,
@@ -79,7 +79,7 @@ export {
   type WebSocketHeaders,
   type WebSocketHeadersContext,
   type KeepAliveOptions,
-} from "./transport/websocket.js";
+} from "./transport/websocket/websocket.js";
 export {
   RecordingTransport,
   type Script,
@@ -95,12 +95,12 @@ export {
   MAX_STREAM_RECONNECTS,
   type StreamableHttpOptions,
   type HeadersOption,
-} from "./transport/streamable-http.js";
-export { SseTransport, type SseOptions } from "./transport/sse.js";
-export { HttpTransport, FALLBACK_STATUSES } from "./transport/http-fallback.js";
-export type { HttpEndpointOptions } from "./transport/common/http-options.js";
-export type { FetchLike, FetchLikeResponse } from "./transport/common/http-client.js";
-export type { RedirectMode } from "./transport/common/endpoint-policy.js";
+} from "./transport/http/streamable-http.js";
+export { SseTransport, type SseOptions } from "./transport/http/sse.js";
+export { HttpTransport, FALLBACK_STATUSES } from "./transport/http/http-fallback.js";
+export type { HttpEndpointOptions } from "./transport/http/http-options.js";
+export type { FetchLike, FetchLikeResponse } from "./transport/http/http-client.js";
+export type { RedirectMode } from "./transport/http/endpoint-policy.js";
 export {
   LEGACY_REVISIONS,
   MODERN_REVISIONS,

@@ -8,8 +8,8 @@
  */
 import type { CallOptions } from "../client/client.js";
 import type { Progress } from "../session/session.js";
-import { checkLimit, MAX_TIMER_MS } from "../transport/limits.js";
-import { checkWholeNumber } from "../util/whole-number.js";
+import { checkLimit } from "../transport/limits.js";
+import { MAX_TIMER_MS, checkWholeNumber } from "../util/whole-number.js";
 import type { ServerTool } from "./tool-naming.js";
 
 export interface ToolCallSettings {

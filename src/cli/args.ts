@@ -5,7 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { ProtocolChoice } from "../client/era-negotiation.js";
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from "../protocol/revisions.js";
-import { MAX_TIMER_MS } from "../transport/limits.js";
+import { MAX_TIMER_MS } from "../util/whole-number.js";
 import { UsageError } from "./usage.js";
 
 export const COMMANDS = ["tools", "call", "resources", "read", "prompts", "prompt", "ping", "info"] as const;

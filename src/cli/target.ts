@@ -10,7 +10,7 @@
  * A target with spaces is always a command line, so that a broken config file found somewhere
  * never stands in the way of running a server by its command.
  */
-import { defaultEnvAllow } from "../transport/stdio.js";
+import { defaultEnvAllow } from "../transport/stdio/stdio.js";
 import { configFileCandidates } from "../config/locations.js";
 import { hasEnvOverrides } from "../config/env-overrides.js";
 import { loadServerConfig, loadServersFile } from "../config/load.js";

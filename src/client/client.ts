@@ -26,7 +26,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from "../protocol/schemas.js";
-import { abortReason, delay, raceAbort } from "../transport/common/abort.js";
+import { abortReason, delay, raceAbort } from "../util/abort.js";
 import type { ConnectionEnding, McpTransport } from "../transport/transport.js";
 import { TransportSession, type RequestOptions, type SessionOptions } from "../session/session.js";
 import type { EraName, ProtocolEra } from "./era.js";

@@ -17,7 +17,7 @@ import { McpTransportError } from "../errors.js";
 import { isModernErrorCode } from "../protocol/modern.js";
 import { isLegacyRevision, isModernRevision, type Revision } from "../protocol/revisions.js";
 import type { TransportSession } from "../session/session.js";
-import { raceAbort } from "../transport/common/abort.js";
+import { raceAbort } from "../util/abort.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import { LegacyEra } from "./legacy-era.js";
 import type { HandshakeOptions } from "./legacy-handshake.js";

@@ -19,7 +19,7 @@
  * When the environment changes the server's transport, the file's keys that the new transport
  * does not take are dropped with it; every value is then checked as the file's are.
  */
-import { describeValue } from "../transport/limits.js";
+import { describeValue } from "../util/whole-number.js";
 import { ConfigError, TRANSPORT_NAMES, serverTakesKey, type TransportName } from "./server-config.js";
 import { splitCommandLine } from "./shell-words.js";
 import { transportForUrl } from "./url-kind.js";

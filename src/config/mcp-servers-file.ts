@@ -10,7 +10,7 @@
  * a server with `disabled: true` is left out. Any other unknown key is refused by name.
  */
 import { readFile } from "node:fs/promises";
-import { describeValue } from "../transport/limits.js";
+import { describeValue } from "../util/whole-number.js";
 import { expandDeep } from "./expand.js";
 import { ConfigError, parseServerConfig, type McpServerConfig, type TransportName } from "./server-config.js";
 import { transportForUrl } from "./url-kind.js";

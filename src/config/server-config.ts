@@ -9,11 +9,11 @@
  * given one, an unknown key (a typo must not pass silently), a key of another transport, a bad
  * URL or value are all refused with a message that names the server and where it was declared.
  */
-import { resolveKeepAlive, type KeepAliveOptions } from "../transport/common/ping-keepalive.js";
-import { LIMIT_NAMES, checkLimit, describeValue, type Limits } from "../transport/limits.js";
-import type { NonProtocolLines } from "../transport/stdio.js";
+import { resolveKeepAlive, type KeepAliveOptions } from "../transport/websocket/ping-keepalive.js";
+import { LIMIT_NAMES, checkLimit, type Limits } from "../transport/limits.js";
+import type { NonProtocolLines } from "../transport/stdio/stdio.js";
 import { didYouMean } from "../util/option-names.js";
-import { checkWholeNumber } from "../util/whole-number.js";
+import { checkWholeNumber, describeValue } from "../util/whole-number.js";
 
 export const TRANSPORT_NAMES = ["stdio", "http", "sse", "websocket"] as const;
 export type TransportName = (typeof TRANSPORT_NAMES)[number];

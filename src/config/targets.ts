@@ -17,7 +17,7 @@
  * A URL is used verbatim: a bare host is not given a path.
  */
 import { MemoryTransport, type InProcessServer } from "../transport/memory.js";
-import { StdioTransport, type StdioTransportOptions } from "../transport/stdio.js";
+import { StdioTransport, type StdioTransportOptions } from "../transport/stdio/stdio.js";
 import { isMcpTransport, type McpTransport } from "../transport/transport.js";
 import { ConfigError, parseServerConfig, type McpServerConfig } from "./server-config.js";
 import { splitCommandLine } from "./shell-words.js";

@@ -7,13 +7,13 @@
  * replaces the declared value, except `headers` and `env`, which are merged over the declared
  * ones per name. A key the declared transport does not take is refused.
  */
-import type { HeadersOption } from "../transport/common/http-options.js";
-import { HttpTransport } from "../transport/http-fallback.js";
-import { SseTransport } from "../transport/sse.js";
-import { StdioTransport } from "../transport/stdio.js";
-import { StreamableHttpTransport } from "../transport/streamable-http.js";
+import type { HeadersOption } from "../transport/http/http-options.js";
+import { HttpTransport } from "../transport/http/http-fallback.js";
+import { SseTransport } from "../transport/http/sse.js";
+import { StdioTransport } from "../transport/stdio/stdio.js";
+import { StreamableHttpTransport } from "../transport/http/streamable-http.js";
 import type { McpTransport } from "../transport/transport.js";
-import { WebSocketTransport } from "../transport/websocket.js";
+import { WebSocketTransport } from "../transport/websocket/websocket.js";
 import type { McpServerConfig } from "./server-config.js";
 import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
 

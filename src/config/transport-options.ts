@@ -4,11 +4,11 @@
  * the check that refuses a key the resolved transport does not read (a key of another transport,
  * or a typo), naming the transport and what it takes. Never a silent drop.
  */
-import type { HeadersOption } from "../transport/common/http-options.js";
-import { SSE_OPTION_NAMES } from "../transport/sse.js";
-import { STDIO_OPTION_NAMES, type StdioTransportOptions } from "../transport/stdio.js";
-import { STREAMABLE_HTTP_OPTION_NAMES, type StreamableHttpOptions } from "../transport/streamable-http.js";
-import { WEBSOCKET_OPTION_NAMES, type WebSocketOptions } from "../transport/websocket.js";
+import type { HeadersOption } from "../transport/http/http-options.js";
+import { SSE_OPTION_NAMES } from "../transport/http/sse.js";
+import { STDIO_OPTION_NAMES, type StdioTransportOptions } from "../transport/stdio/stdio.js";
+import { STREAMABLE_HTTP_OPTION_NAMES, type StreamableHttpOptions } from "../transport/http/streamable-http.js";
+import { WEBSOCKET_OPTION_NAMES, type WebSocketOptions } from "../transport/websocket/websocket.js";
 import { didYouMean } from "../util/option-names.js";
 import type { TransportName } from "./server-config.js";
 

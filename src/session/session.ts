@@ -21,8 +21,9 @@ import {
 } from "../protocol/jsonrpc.js";
 import { Method, Notification } from "../protocol/methods.js";
 import { ModernMethod } from "../protocol/modern.js";
-import { abortReason } from "../transport/common/abort.js";
-import { MAX_TIMER_MS, checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
+import { abortReason } from "../util/abort.js";
+import { checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
+import { MAX_TIMER_MS } from "../util/whole-number.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext } from "../transport/transport.js";
 import { Deadlines, monotonicNow, type Deadline } from "./deadlines.js";
 import { SignalWatch } from "./signal-watch.js";

@@ -11,7 +11,7 @@
 import { McpTransportError } from "../errors.js";
 import { toMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { ReadStallWatch } from "./common/read-stall.js";
-import { abortReason } from "./common/abort.js";
+import { abortReason } from "../util/abort.js";
 import { messageTooLarge } from "./limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
 

@@ -23,7 +23,7 @@ import {
 import { Method } from "../protocol/methods.js";
 import { MetaKey, ModernMethod } from "../protocol/modern.js";
 import { LATEST_LEGACY_REVISION, LATEST_MODERN_REVISION, isLegacyRevision } from "../protocol/revisions.js";
-import { abortReason } from "./common/abort.js";
+import { abortReason } from "../util/abort.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { messageTooLarge } from "./limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";

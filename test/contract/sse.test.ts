@@ -1,6 +1,6 @@
 import { afterAll, expect } from "vitest";
-import { HttpTransport } from "../../src/transport/http-fallback.js";
-import { SseTransport } from "../../src/transport/sse.js";
+import { HttpTransport } from "../../src/transport/http/http-fallback.js";
+import { SseTransport } from "../../src/transport/http/sse.js";
 import { startSseContractServer, type SseContractServer } from "../fixtures/sse-contract-server.js";
 import { runContractSuite } from "./suite.js";
 import { closedPort } from "../helpers/ports.js";

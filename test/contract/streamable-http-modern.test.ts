@@ -1,5 +1,5 @@
 import { afterAll, expect } from "vitest";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.js";
+import { StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
 import type { FetchHandlerServer } from "../fixtures/fetch-handler-server.js";
 import { startModernHttpContractServer } from "../fixtures/modern-contract-server.js";
 import { runContractSuite } from "./suite.js";

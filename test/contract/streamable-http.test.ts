@@ -1,5 +1,5 @@
 import { afterAll, expect } from "vitest";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.js";
+import { StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
 import { startHttpContractServer, type HttpContractServer, type HttpContractServerOptions } from "../fixtures/http-contract-server.js";
 import { runContractSuite } from "./suite.js";
 import { closedPort } from "../helpers/ports.js";

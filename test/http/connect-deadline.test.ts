@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { McpTransportError } from "../../src/errors.js";
-import { NodeHttpClient } from "../../src/transport/common/node-http-client.js";
+import { NodeHttpClient } from "../../src/transport/http/node-http-client.js";
 import { unansweredPort } from "../helpers/ports.js";
 
 let stop: (() => void) | undefined;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { McpTransportError } from "../../src/errors.js";
-import { backoffDelay } from "../../src/transport/common/backoff.js";
+import { backoffDelay } from "../../src/transport/http/backoff.js";
 import {
   MAX_REDIRECTS,
   checkContentType,
@@ -11,8 +11,8 @@ import {
   isUnreachable,
   mediaTypeOf,
   readBoundedBody,
-} from "../../src/transport/common/endpoint-policy.js";
-import type { HttpClient, HttpRequest, HttpResponse } from "../../src/transport/common/http-client.js";
+} from "../../src/transport/http/endpoint-policy.js";
+import type { HttpClient, HttpRequest, HttpResponse } from "../../src/transport/http/http-client.js";
 
 const context = { what: 'request "tools/call"' };
 

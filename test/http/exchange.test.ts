@@ -7,7 +7,7 @@ import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/client.js";
 import { TransportSession } from "../../src/session/session.js";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.js";
+import { StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
 import { SESSION, initializeResult, jsonRpcResult, startEndpoint } from "../fixtures/http-endpoint.js";
 import { connectHttp, failure, owned } from "./helpers.js";
 

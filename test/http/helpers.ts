@@ -1,7 +1,7 @@
 /** Shared by the HTTP tests: a client over Streamable HTTP that is closed after each test. */
 import { afterEach } from "vitest";
 import { McpClient, type ClientOptions } from "../../src/client/client.js";
-import { StreamableHttpTransport, type StreamableHttpOptions } from "../../src/transport/streamable-http.js";
+import { StreamableHttpTransport, type StreamableHttpOptions } from "../../src/transport/http/streamable-http.js";
 import type { ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 export { failure } from "../helpers/failure.js";
 

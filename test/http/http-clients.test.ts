@@ -5,9 +5,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FetchHttpClient } from "../../src/transport/common/fetch-http-client.js";
-import type { HttpClient, HttpResponse } from "../../src/transport/common/http-client.js";
-import { NodeHttpClient } from "../../src/transport/common/node-http-client.js";
+import { FetchHttpClient } from "../../src/transport/http/fetch-http-client.js";
+import type { HttpClient, HttpResponse } from "../../src/transport/http/http-client.js";
+import { NodeHttpClient } from "../../src/transport/http/node-http-client.js";
 
 let server: http.Server;
 let base: string;

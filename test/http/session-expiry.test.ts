@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { McpTransportError } from "../../src/errors.js";
 import type { JsonRpcMessage } from "../../src/protocol/jsonrpc.js";
 import { DEFAULT_LIMITS } from "../../src/transport/limits.js";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.js";
+import { StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
 import { startEndpoint } from "../fixtures/http-endpoint.js";
 import { expiringSession } from "../fixtures/http-misbehaving.js";
 import { connectHttp, owned } from "./helpers.js";

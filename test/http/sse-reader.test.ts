@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { McpTransportError } from "../../src/errors.js";
-import type { HttpResponse } from "../../src/transport/common/http-client.js";
-import { readSse, type SseEvent, type SseProgress } from "../../src/transport/common/sse-reader.js";
+import type { HttpResponse } from "../../src/transport/http/http-client.js";
+import { readSse, type SseEvent, type SseProgress } from "../../src/transport/http/sse-reader.js";
 
 /** A response body that hands out the chunks of `source`, the way `HttpResponse.read` does. */
 function body(source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Pick<HttpResponse, "read"> {

@@ -7,9 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { connect, forgetEras, type McpClient } from "../../src/index.js";
 import { TransportSession } from "../../src/session/session.js";
-import { HttpTransport } from "../../src/transport/http-fallback.js";
-import { SseTransport } from "../../src/transport/sse.js";
-import { StreamableHttpTransport } from "../../src/transport/streamable-http.js";
+import { HttpTransport } from "../../src/transport/http/http-fallback.js";
+import { SseTransport } from "../../src/transport/http/sse.js";
+import { StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
 import { startEndpoint } from "../fixtures/http-endpoint.js";
 import { startSseEndpoint } from "../fixtures/sse-endpoint.js";
 import { closedPort, failure, owned, ownedClient, ownedSession } from "./helpers.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TransportSession } from "../../src/session/session.js";
-import { SseTransport } from "../../src/transport/sse.js";
+import { SseTransport } from "../../src/transport/http/sse.js";
 import { startSseEndpoint } from "../fixtures/sse-endpoint.js";
 import { closedPort, connectWith, failure, owned, ownedSession } from "./helpers.js";
 

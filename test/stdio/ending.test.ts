@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { McpClient, StdioTransport, TransportSession, connect } from "../../src/index.js";
-import { trackedProcessTrees } from "../../src/transport/common/process-tree.js";
+import { trackedProcessTrees } from "../../src/transport/stdio/process-tree.js";
 import { FIXTURES, ROOT, eventually, failure, firstText, fixture, isRunning, runningInGroup, useCleanup } from "./helpers.js";
 
 const cleanup = useCleanup();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StdioTransport, defaultEnvAllow } from "../../src/index.js";
-import { DEFAULT_ENV_ALLOW_WINDOWS, childEnv } from "../../src/transport/common/child-env.js";
+import { DEFAULT_ENV_ALLOW_WINDOWS, childEnv } from "../../src/transport/stdio/child-env.js";
 import { ROOT, firstText, fixture, useCleanup } from "./helpers.js";
 
 describe("child environment: allow-list", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineFramer } from "../../src/transport/common/line-framer.js";
+import { LineFramer } from "../../src/transport/stdio/line-framer.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from "../../src/transport/common/stderr-tail.js";
+import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from "../../src/transport/stdio/stderr-tail.js";
 
 const bytes = (text: string) => Buffer.from(text, "utf8");
 

@@ -22,20 +22,20 @@
  */
 import { validateHeaderName, validateHeaderValue, type ClientRequest, type IncomingMessage } from "node:http";
 import type WebSocket from "ws";
-import { McpTransportError } from "../errors.js";
-import { abortReason, raceAbort } from "./common/abort.js";
-import { resolveKeepAlive, type KeepAliveOptions, type KeepAliveSettings } from "./common/ping-keepalive.js";
-import { describeValue, type Limits } from "./limits.js";
-import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "./transport.js";
+import { McpTransportError } from "../../errors.js";
+import { abortReason, raceAbort } from "../../util/abort.js";
+import { resolveKeepAlive, type KeepAliveOptions, type KeepAliveSettings } from "./ping-keepalive.js";
+import { describeValue, type Limits } from "../limits.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "../transport.js";
 import { WebSocketConnection } from "./websocket-connection.js";
-import { didYouMean } from "../util/option-names.js";
-import { checkWholeNumber } from "../util/whole-number.js";
+import { didYouMean } from "../../util/option-names.js";
+import { checkWholeNumber } from "../../util/whole-number.js";
 
 export {
   DEFAULT_KEEPALIVE_INTERVAL_MS,
   DEFAULT_KEEPALIVE_TIMEOUT_MS,
   type KeepAliveOptions,
-} from "./common/ping-keepalive.js";
+} from "./ping-keepalive.js";
 export { WebSocketCloseError } from "./websocket-connection.js";
 
 /** The subprotocol offered on the upgrade; a server that does not select it is refused. */

@@ -11,7 +11,7 @@
  * Redirects, content types, statuses, attempts and byte ceilings follow the endpoint policy
  * (common/endpoint-policy.ts), shared with Streamable HTTP.
  */
-import { abortReason } from "./common/abort.js";
+import { abortReason } from "../../util/abort.js";
 import {
   checkEndpointUrl,
   httpClientFor,
@@ -19,9 +19,9 @@ import {
   resolveHttpOptions,
   type HttpEndpointOptions,
   type ResolvedHttpOptions,
-} from "./common/http-options.js";
+} from "./http-options.js";
 import { SSE_KIND, SseConnection } from "./sse-connection.js";
-import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "./transport.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "../transport.js";
 
 /**
  * `headers` go on the GET of the stream and on every POST; the transport's own (`Accept`,

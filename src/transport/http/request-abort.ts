@@ -9,15 +9,9 @@
  * signal. A real `AbortSignal` has the same shape (`AbortSignalLike`), so code that takes one
  * takes either; a user's `fetch`, which needs a real one, gets one made for it.
  */
-import { abortError } from "./abort.js";
+import { abortError, type AbortSignalLike } from "../../util/abort.js";
 
-/** What the transports read of a signal: a real `AbortSignal` or a `RequestAbort`. */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
+export type { AbortSignalLike };
 
 let nextSerial = 1;
 

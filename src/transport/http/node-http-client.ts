@@ -9,7 +9,7 @@ import http from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
 import { McpTransportError } from "../../errors.js";
-import { abortReason } from "./abort.js";
+import { abortReason } from "../../util/abort.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 
 /**

@@ -1,5 +1,12 @@
 /** AbortSignal, the same way everywhere: check first, reject with `signal.reason`, clean up after. */
-import type { AbortSignalLike } from "./request-abort.js";
+
+/** What is read of a signal: a real `AbortSignal`, or the HTTP transports' lighter `RequestAbort`. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
 
 /** The error an abort without a reason stands for, as AbortController makes it. */
 export function abortError(): DOMException {

@@ -5,7 +5,7 @@ import {
   DEFAULT_KEEPALIVE_TIMEOUT_MS,
   PingKeepAlive,
   resolveKeepAlive,
-} from "../../src/transport/common/ping-keepalive.js";
+} from "../../src/transport/websocket/ping-keepalive.js";
 
 describe("PingKeepAlive", () => {
   beforeEach(() => {

@@ -17,16 +17,16 @@
  * `kind` is "streamable-http" (the wire tried first, whose status semantics the client's era probe
  * relies on); the connection's `kind` says "sse" once it fell back.
  */
-import { McpTransportError } from "../errors.js";
-import type { JsonRpcMessage, RequestId } from "../protocol/jsonrpc.js";
-import { Method } from "../protocol/methods.js";
-import { isModernErrorCode } from "../protocol/modern.js";
-import { isSuccessStatus } from "./common/endpoint-policy.js";
-import type { Limits } from "./limits.js";
+import { McpTransportError } from "../../errors.js";
+import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
+import { Method } from "../../protocol/methods.js";
+import { isModernErrorCode } from "../../protocol/modern.js";
+import { isSuccessStatus } from "./endpoint-policy.js";
+import type { Limits } from "../limits.js";
 import { SSE_KIND } from "./sse-connection.js";
 import { SseTransport } from "./sse.js";
 import { StreamableHttpTransport, type StreamableHttpOptions } from "./streamable-http.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
 
 /** The statuses on `initialize` that mean "not a Streamable HTTP endpoint" (basic/transports). */
 export const FALLBACK_STATUSES: readonly number[] = [400, 404, 405];

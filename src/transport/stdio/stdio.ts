@@ -15,11 +15,11 @@
  *   stdin, wait, SIGTERM, wait, SIGKILL), and `close()` resolves only once it is gone.
  */
 import { statSync } from "node:fs";
-import { McpTransportError } from "../errors.js";
-import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
-import { abortReason } from "./common/abort.js";
-import { checkEnv, checkEnvAllow, childEnv, defaultEnvAllow } from "./common/child-env.js";
-import { LineFramer } from "./common/line-framer.js";
+import { McpTransportError } from "../../errors.js";
+import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { abortReason } from "../../util/abort.js";
+import { checkEnv, checkEnvAllow, childEnv, defaultEnvAllow } from "./child-env.js";
+import { LineFramer } from "./line-framer.js";
 import {
   DEFAULT_STDIN_CLOSE_GRACE_MS,
   DEFAULT_TERMINATE_GRACE_MS,
@@ -28,17 +28,17 @@ import {
   type ProcessExit,
   type ProcessTree,
   type StopTimings,
-} from "./common/process-tree.js";
-import { ReadStallWatch } from "./common/read-stall.js";
-import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from "./common/stderr-tail.js";
-import { describeValue, messageTooLarge, type Limits } from "./limits.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
-import { didYouMean } from "../util/option-names.js";
-import { checkWholeNumber } from "../util/whole-number.js";
+} from "./process-tree.js";
+import { ReadStallWatch } from "../common/read-stall.js";
+import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from "./stderr-tail.js";
+import { describeValue, messageTooLarge, type Limits } from "../limits.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
+import { didYouMean } from "../../util/option-names.js";
+import { checkWholeNumber } from "../../util/whole-number.js";
 
-export { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS } from "./common/process-tree.js";
-export { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES } from "./common/stderr-tail.js";
-export { DEFAULT_ENV_ALLOW_POSIX, DEFAULT_ENV_ALLOW_WINDOWS, defaultEnvAllow } from "./common/child-env.js";
+export { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS } from "./process-tree.js";
+export { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES } from "./stderr-tail.js";
+export { DEFAULT_ENV_ALLOW_POSIX, DEFAULT_ENV_ALLOW_WINDOWS, defaultEnvAllow } from "./child-env.js";
 
 const KIND = "stdio";
 

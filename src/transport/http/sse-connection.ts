@@ -14,19 +14,19 @@
  *   hold a notification forever;
  * - replies: `readTimeoutMs` of silence on the stream while a request waits fails it (TIMEOUT).
  */
-import { IdTable } from "../collections/id-table.js";
-import { McpTransportError } from "../errors.js";
-import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
-import { abortReason } from "./common/abort.js";
-import { disconnected } from "./common/disconnected.js";
-import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, exchange, statusFailure } from "./common/endpoint-policy.js";
-import type { HttpClient, HttpResponse } from "./common/http-client.js";
-import { checkOutgoingSize, requestHeaders, whatOf, type ResolvedHttpOptions } from "./common/http-options.js";
-import { RequestAbort } from "./common/request-abort.js";
-import { ReadStallWatch } from "./common/read-stall.js";
-import { isMessageEvent, readSse, type SseEvent } from "./common/sse-reader.js";
-import type { Limits } from "./limits.js";
-import type { ConnectionEvents, McpConnection, SendContext } from "./transport.js";
+import { IdTable } from "../../collections/id-table.js";
+import { McpTransportError } from "../../errors.js";
+import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { abortReason } from "../../util/abort.js";
+import { disconnected } from "./disconnected.js";
+import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, exchange, statusFailure } from "./endpoint-policy.js";
+import type { HttpClient, HttpResponse } from "./http-client.js";
+import { checkOutgoingSize, requestHeaders, whatOf, type ResolvedHttpOptions } from "./http-options.js";
+import { RequestAbort } from "./request-abort.js";
+import { ReadStallWatch } from "../common/read-stall.js";
+import { isMessageEvent, readSse, type SseEvent } from "./sse-reader.js";
+import type { Limits } from "../limits.js";
+import type { ConnectionEvents, McpConnection, SendContext } from "../transport.js";
 
 export const SSE_KIND = "sse";
 

@@ -8,13 +8,13 @@
  * the close deadline; `close()` resolves only once the socket is closed.
  */
 import type { RawData, WebSocket } from "ws";
-import { IdTable } from "../collections/id-table.js";
-import { McpTransportError } from "../errors.js";
-import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
-import { PingKeepAlive, type KeepAliveSettings } from "./common/ping-keepalive.js";
-import { ReadStallWatch } from "./common/read-stall.js";
-import { messageTooLarge, type Limits } from "./limits.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, SendContext } from "./transport.js";
+import { IdTable } from "../../collections/id-table.js";
+import { McpTransportError } from "../../errors.js";
+import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { PingKeepAlive, type KeepAliveSettings } from "./ping-keepalive.js";
+import { ReadStallWatch } from "../common/read-stall.js";
+import { messageTooLarge, type Limits } from "../limits.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, SendContext } from "../transport.js";
 
 /** `WebSocket.readyState` values (RFC 6455 / the WHATWG API), without loading `ws` to name them. */
 const OPEN = 1;

@@ -7,7 +7,7 @@
  * its `cause` where Node's fetch puts an error code; an unknown failure counts as unreachable.
  */
 import { McpTransportError } from "../../errors.js";
-import { abortReason } from "./abort.js";
+import { abortReason } from "../../util/abort.js";
 import { toAbortSignal } from "./request-abort.js";
 import type { FetchLike, FetchLikeResponse, HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 

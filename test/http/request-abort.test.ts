@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RequestAbort, toAbortSignal } from "../../src/transport/common/request-abort.js";
-import { delay } from "../../src/transport/common/abort.js";
+import { RequestAbort, toAbortSignal } from "../../src/transport/http/request-abort.js";
+import { delay } from "../../src/util/abort.js";
 
 describe("RequestAbort: an HTTP request's abort switch", () => {
   it("runs each listener once, on abort, and not one that was removed or added after", () => {

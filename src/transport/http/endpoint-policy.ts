@@ -18,9 +18,9 @@
 import { StringDecoder } from "node:string_decoder";
 import { McpTransportError } from "../../errors.js";
 import { messageTooLarge } from "../limits.js";
-import { abortReason, delay } from "./abort.js";
+import { abortReason, delay } from "../../util/abort.js";
 import { backoffDelay, type BackoffSchedule } from "./backoff.js";
-import { asBuffer } from "./bytes.js";
+import { asBuffer } from "../common/bytes.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 
 export type RedirectMode = "same-origin" | "none";

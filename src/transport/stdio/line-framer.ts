@@ -20,7 +20,7 @@
  */
 import { isAscii, isUtf8 } from "node:buffer";
 import { TextDecoder } from "node:util";
-import { asBuffer } from "./bytes.js";
+import { asBuffer } from "../common/bytes.js";
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;

@@ -18,8 +18,8 @@
  * Redirects, content types, statuses, attempts and byte ceilings follow the endpoint policy
  * (common/endpoint-policy.ts), shared with the legacy HTTP+SSE transport.
  */
-import { IdTable } from "../collections/id-table.js";
-import { McpTransportError } from "../errors.js";
+import { IdTable } from "../../collections/id-table.js";
+import { McpTransportError } from "../../errors.js";
 import {
   isResponse,
   serializeMessage,
@@ -27,11 +27,11 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
-} from "../protocol/jsonrpc.js";
-import { Method, Notification } from "../protocol/methods.js";
-import { abortReason, delay } from "./common/abort.js";
-import { disconnected } from "./common/disconnected.js";
-import { backoffDelay, type BackoffSchedule } from "./common/backoff.js";
+} from "../../protocol/jsonrpc.js";
+import { Method, Notification } from "../../protocol/methods.js";
+import { abortReason, delay } from "../../util/abort.js";
+import { disconnected } from "./disconnected.js";
+import { backoffDelay, type BackoffSchedule } from "./backoff.js";
 import {
   JSON_MEDIA_TYPE,
   SSE_MEDIA_TYPE,
@@ -44,8 +44,8 @@ import {
   type ExchangeOptions,
   type McpMediaType,
   type RedirectMode,
-} from "./common/endpoint-policy.js";
-import type { HttpClient, HttpResponse } from "./common/http-client.js";
+} from "./endpoint-policy.js";
+import type { HttpClient, HttpResponse } from "./http-client.js";
 import {
   checkEndpointUrl,
   checkOutgoingSize,
@@ -58,15 +58,15 @@ import {
   type ResolvedHeaders,
   type RequestHeaders,
   type ResolvedHttpOptions,
-} from "./common/http-options.js";
-import { RequestAbort, type AbortSignalLike } from "./common/request-abort.js";
-import { StreamStallWatch, type WatchedStream } from "./common/stream-stall-watch.js";
-import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./common/sse-reader.js";
-import { describeValue, type Limits } from "./limits.js";
-import { isModernRevision } from "../protocol/revisions.js";
-import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
+} from "./http-options.js";
+import { RequestAbort, type AbortSignalLike } from "./request-abort.js";
+import { StreamStallWatch, type WatchedStream } from "../common/stream-stall-watch.js";
+import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./sse-reader.js";
+import { describeValue, type Limits } from "../limits.js";
+import { isModernRevision } from "../../protocol/revisions.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
 
-export type { HeadersOption } from "./common/http-options.js";
+export type { HeadersOption } from "./http-options.js";
 
 /**
  * `headers` go on every HTTP request (POST, GET, DELETE); the headers the transport owns
