@@ -49,7 +49,8 @@ export async function initializeLegacy(session: TransportSession, options: Hands
       { method: Method.initialize },
     );
   }
-  session.setProtocolVersion(result.protocolVersion);
+  // Only revision 2025-03-26 let servers answer with JSON-RPC batches (2025-06-18 removed them).
+  session.setProtocolVersion(result.protocolVersion, { acceptsBatches: result.protocolVersion === "2025-03-26" });
   await session.notify(Notification.initialized);
   return { protocolVersion: result.protocolVersion, result };
 }

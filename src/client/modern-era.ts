@@ -23,7 +23,7 @@ import {
 import { schemas } from "../protocol/schema-registry.js";
 import { LATEST_MODERN_REVISION, MODERN_REVISIONS } from "../protocol/revisions.js";
 import type { Implementation, LoggingLevel, ServerCapabilities } from "../protocol/schemas.js";
-import type { RequestOptions, TransportSession } from "../session/session.js";
+import type { EraWireRules, RequestOptions, TransportSession } from "../session/session.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import type { ClientCapabilities, ClientHandlers } from "./handlers.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, answerInputRequests, retryParams } from "./input-rounds.js";
@@ -39,6 +39,12 @@ const LEGACY_ONLY: ReadonlyMap<string, string> = new Map([
   [Method.resourcesUnsubscribe, "stop the listen stream, or listen again without that URI"],
   [Notification.rootsListChanged, "a modern server asks for roots in each request that needs them"],
 ]);
+
+/**
+ * What revision 2026-07-28 says of the wire: closing a request's HTTP stream is its cancellation,
+ * and a broken reply stream is not resumed but the request re-issued with a new id.
+ */
+const MODERN_WIRE_RULES: EraWireRules = { closeCancels: true, resumable: false };
 
 /** Results that carry freshness hints (server/utilities/caching). */
 const CACHEABLE: ReadonlySet<string> = new Set([
@@ -88,7 +94,7 @@ export class ModernEra implements ProtocolEra {
 
   /** Asks the server who it is and which revisions it speaks, and settles on one. */
   async discover(session: TransportSession, options: RequestOptions): Promise<DiscoverResult> {
-    session.setProtocolVersion(this.revision);
+    session.setProtocolVersion(this.revision, MODERN_WIRE_RULES);
     const raw = await this.request(session, ModernMethod.discover, undefined, { ...options, label: options.label ?? "server/discover" });
     const result = parseResult(schemas().DiscoverResultSchema, raw, "server/discover", session.description);
     const shared = MODERN_REVISIONS.find((revision) => result.supportedVersions.includes(revision));
@@ -240,7 +246,7 @@ export class ModernEra implements ProtocolEra {
 
   private useRevision(session: TransportSession, revision: string): void {
     this.revision = revision;
-    session.setProtocolVersion(revision);
+    session.setProtocolVersion(revision, MODERN_WIRE_RULES);
   }
 
   /** Turns the modern errors nobody recovered from into messages that say what to do. */

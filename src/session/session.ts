@@ -24,12 +24,15 @@ import { ModernMethod } from "../protocol/modern.js";
 import { abortReason } from "../util/abort.js";
 import { checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
 import { MAX_TIMER_MS } from "../util/whole-number.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext } from "../transport/transport.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext, WireRules } from "../transport/transport.js";
 import { Deadlines, monotonicNow, type Deadline } from "./deadlines.js";
 import { SignalWatch } from "./signal-watch.js";
 import { InFlightSlots, type SlotWaiter } from "./slots.js";
 
 export type SessionOptions = Partial<Limits>;
+
+/** What an era says of the wire once it is settled: the connection's rules and every request's. */
+export type EraWireRules = WireRules & Pick<SendContext, "closeCancels" | "resumable">;
 
 /** A progress notification for one request. */
 export interface Progress {
@@ -137,6 +140,8 @@ export class TransportSession {
   private readonly serverRequests = new Map<RequestId, AbortController>();
   private readonly endListeners = new Set<(ending: ConnectionEnding) => void>();
   /** One abort listener per caller signal, whatever the number of requests sharing it. */
+  /** What every request's SendContext carries for the era (set with the revision). */
+  private rules: Pick<SendContext, "closeCancels" | "resumable"> | undefined;
   private readonly signals = new SignalWatch<PendingRequest>((request, signal) => this.abandon(request, abortReason(signal)));
   /** Every request's end-to-end deadline, on one timer. */
   private readonly deadlines = new Deadlines<PendingRequest>((request) => this.onDeadline(request));
@@ -238,7 +243,10 @@ export class TransportSession {
         maxTotalMs: maxTotal,
         deadlineAt: now + maxTotal,
         signal,
-        context: options.headers || options.longLived ? { headers: options.headers, longLived: options.longLived } : undefined,
+        context:
+          options.headers || options.longLived || this.rules
+            ? { headers: options.headers, longLived: options.longLived, ...this.rules }
+            : undefined,
         onProgress: options.onProgress,
         resetOnProgress,
         onDispatch: options.onDispatch,
@@ -285,9 +293,15 @@ export class TransportSession {
     return () => this.endListeners.delete(listener);
   }
 
-  /** Tells the transport the negotiated protocol revision (HTTP sends it as a header). */
-  setProtocolVersion(revision: string): void {
-    this.connection?.setProtocolVersion?.(revision);
+  /**
+   * Tells the transport the negotiated protocol revision (HTTP sends it as a header) and what the
+   * era says of the wire: the rules of the connection, and those every later request carries in
+   * its `SendContext` (see there).
+   */
+  setProtocolVersion(revision: string, rules: EraWireRules = {}): void {
+    const { closeCancels, resumable, ...wire } = rules;
+    this.rules = closeCancels !== undefined || resumable !== undefined ? { closeCancels, resumable } : undefined;
+    this.connection?.setProtocolVersion?.(revision, wire);
   }
 
   /** Requests outstanding on the wire, and requests waiting for a slot. */
@@ -467,9 +481,10 @@ export class TransportSession {
     const wasDispatched = request.dispatched;
     this.settle(request, error);
     if (!wasDispatched) return;
-    const told = this.connection?.abandon(request.id) === true;
+    this.connection?.abandon(request.id);
     // The spec forbids cancelling initialize; any other request is cancelled once, unless
     // abandoning it already told the server (a closed HTTP stream, in the modern era).
+    const told = request.context?.closeCancels === true && this.connection?.closesRequestStreams === true;
     if (!told && request.method !== Method.initialize && this.state === "open" && this.connection) {
       const reason = error instanceof McpTransportError ? "timeout" : "aborted by the client";
       this.connection

@@ -22,7 +22,6 @@ import {
 } from "../protocol/jsonrpc.js";
 import { Method } from "../protocol/methods.js";
 import { MetaKey, ModernMethod } from "../protocol/modern.js";
-import { LATEST_LEGACY_REVISION, LATEST_MODERN_REVISION, isLegacyRevision } from "../protocol/revisions.js";
 import { abortReason } from "../util/abort.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { messageTooLarge } from "./limits.js";
@@ -198,19 +197,20 @@ export class RecordingTransport implements McpTransport {
   private builtInAnswer(method: string): ScriptAnswer | undefined {
     if (this.era === "legacy" && method === Method.initialize) return this.initializeAnswer();
     if (this.era === "modern" && method === ModernMethod.discover) {
-      return {
+      return (params) => ({
         resultType: "complete",
-        supportedVersions: [LATEST_MODERN_REVISION],
+        // The scripted server speaks whatever revision it is asked in: it plays a server, it checks none.
+        supportedVersions: [requestedRevision(params)],
         capabilities: this.options.capabilities ?? this.impliedCapabilities(),
         _meta: { [MetaKey.serverInfo]: this.options.serverInfo ?? { name: "recording", version: "0.0.0" } },
-      };
+      });
     }
     return undefined;
   }
 
   private initializeAnswer(): ScriptAnswer {
     return (params) => ({
-      protocolVersion: isLegacyRevision(params.protocolVersion) ? params.protocolVersion : LATEST_LEGACY_REVISION,
+      protocolVersion: params.protocolVersion,
       capabilities: this.options.capabilities ?? this.impliedCapabilities(),
       serverInfo: this.options.serverInfo ?? { name: "recording", version: "0.0.0" },
     });
@@ -254,4 +254,9 @@ export class RecordingTransport implements McpTransport {
     this.events = undefined;
     events?.closed(error ? { error } : {});
   }
+}
+
+/** The revision a modern request names in its `_meta`. */
+function requestedRevision(params: Record<string, unknown>): unknown {
+  return (params._meta as Record<string, unknown> | undefined)?.[MetaKey.protocolVersion];
 }

@@ -19,8 +19,9 @@
  *   closed connection. It never waits forever.
  * - `abandon(id)` tells the connection that the session stopped waiting for request `id`
  *   (timeout, abort): HTTP aborts that request's stream, others stop counting it as outstanding.
- * - `send`'s optional `context` carries per-message headers and marks long-lived requests;
- *   a transport without headers ignores them.
+ * - `send`'s optional `context` carries what the layers above say of one message: its headers,
+ *   whether it is long-lived, whether closing its stream cancels it, whether a broken reply stream
+ *   may be resumed. A transport reads what applies to its wire; none knows the protocol's eras.
  * - `close()` is idempotent, may be called at any time (even during `send`), and resolves only
  *   when everything the connection started is released (child exited, sockets closed).
  */
@@ -63,22 +64,41 @@ export interface SendContext {
    * read-stall ceiling, which is for requests that wait for an answer.
    */
   longLived?: boolean;
+  /**
+   * Closing this request's stream is its cancellation (revision 2026-07-28 over Streamable HTTP):
+   * on a wire with a stream per request (`closesRequestStreams`), abandoning the request tells the
+   * server, so no `notifications/cancelled` follows. Said by the era. @default false
+   */
+  closeCancels?: boolean;
+  /**
+   * A reply stream of this request that breaks may be resumed (GET with `Last-Event-ID`); when
+   * false it fails with DISCONNECTED and `streamBroken`, for the layer above to re-issue the
+   * request. Said by the era. @default true
+   */
+  resumable?: boolean;
+}
+
+/** What the protocol layer settled that the wire must follow, beyond the revision it names. */
+export interface WireRules {
+  /** The server may answer with a JSON-RPC batch (revision 2025-03-26 only). @default false */
+  acceptsBatches?: boolean;
 }
 
 export interface McpConnection {
   send(message: JsonRpcMessage, context?: SendContext): Promise<void>;
+  /** The session stopped waiting for request `id`: its exchange is stopped, and it is no longer outstanding. */
+  abandon(id: RequestId): void;
   /**
-   * The session stopped waiting for request `id`. Returns true when abandoning it already told
-   * the server (modern Streamable HTTP: closing a request's stream is its cancellation), so that
-   * no `notifications/cancelled` is sent.
+   * Each request has a stream of its own, closed by `abandon` (Streamable HTTP), so that a
+   * request sent with `closeCancels` is cancelled by abandoning it.
    */
-  abandon(id: RequestId): boolean | void;
+  readonly closesRequestStreams?: boolean;
   close(): Promise<void>;
   /**
    * Headers and metadata the protocol layer told the transport to send (HTTP only: the
    * negotiated protocol revision). Transports without headers ignore it.
    */
-  setProtocolVersion?(revision: string): void;
+  setProtocolVersion?(revision: string, rules?: WireRules): void;
   /** The server-assigned session, where the transport has one (Streamable HTTP). */
   readonly sessionId?: string | undefined;
   /**

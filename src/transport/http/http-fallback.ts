@@ -26,7 +26,7 @@ import type { Limits } from "../limits.js";
 import { SSE_KIND } from "./sse-connection.js";
 import { SseTransport } from "./sse.js";
 import { StreamableHttpTransport, type StreamableHttpOptions } from "./streamable-http.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
 
 /** The statuses on `initialize` that mean "not a Streamable HTTP endpoint" (basic/transports). */
 export const FALLBACK_STATUSES: readonly number[] = [400, 404, 405];
@@ -115,8 +115,12 @@ class FallbackConnection implements McpConnection {
     return this.current.sessionId;
   }
 
-  setProtocolVersion(revision: string): void {
-    this.current.setProtocolVersion?.(revision);
+  setProtocolVersion(revision: string, rules?: WireRules): void {
+    this.current.setProtocolVersion?.(revision, rules);
+  }
+
+  get closesRequestStreams(): boolean {
+    return this.current.closesRequestStreams === true;
   }
 
   send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
@@ -150,10 +154,10 @@ class FallbackConnection implements McpConnection {
     }
   }
 
-  abandon(id: RequestId): boolean | void {
+  abandon(id: RequestId): void {
     // The session gave up on `initialize` while the legacy stream was being opened: stop that.
     if (this.switching && id === this.switchingId) this.stopSwitch.abort();
-    return this.current.abandon(id);
+    this.current.abandon(id);
   }
 
   close(): Promise<void> {

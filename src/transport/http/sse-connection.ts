@@ -154,10 +154,9 @@ export class SseConnection implements McpConnection {
   }
 
   /** Stops sending the request if its POST is still on its way; the server has not been told. */
-  abandon(id: RequestId): boolean {
+  abandon(id: RequestId): void {
     this.posts.get(id)?.abort();
     this.stall.forget(id);
-    return false;
   }
 
   close(): Promise<void> {

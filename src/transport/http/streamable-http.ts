@@ -63,8 +63,7 @@ import { RequestAbort, type AbortSignalLike } from "./request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "../common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./sse-reader.js";
 import { describeValue, type Limits } from "../limits.js";
-import { isModernRevision } from "../../protocol/revisions.js";
-import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
 
 export type { HeadersOption } from "./http-options.js";
 
@@ -113,8 +112,6 @@ const KIND = "streamable-http";
 const ACCEPT_ANY = `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
 /** Session ids are visible ASCII (0x21 to 0x7E) by the specification; the bound on length is ours. */
 const SESSION_ID_PATTERN = /^[\x21-\x7E]{1,1024}$/;
-/** The revision whose servers may send JSON-RPC batches (removed in 2025-06-18). */
-const BATCH_REVISION = "2025-03-26";
 
 export class StreamableHttpTransport implements McpTransport {
   readonly kind = KIND;
@@ -152,6 +149,8 @@ interface RequestExchange {
   answered: boolean;
   stopped: boolean;
   linger: NodeJS.Timeout | undefined;
+  /** From the request's SendContext: a broken reply stream may be resumed. */
+  resumable: boolean;
 }
 
 type State = "open" | "closing" | "ended";
@@ -161,6 +160,8 @@ class StreamableHttpConnection implements McpConnection {
   private endpoint: URL;
   private session: string | undefined;
   private revision: string | undefined;
+  /** Whether the server may answer with JSON-RPC batches, as the protocol layer said. */
+  private acceptsBatches = false;
   /** Set by a 404 on the session; cleared when `initialize` starts a new one. */
   private expired = false;
   private readonly requests = new IdTable<RequestExchange>();
@@ -185,8 +186,9 @@ class StreamableHttpConnection implements McpConnection {
     return this.session;
   }
 
-  setProtocolVersion(revision: string): void {
+  setProtocolVersion(revision: string, rules?: WireRules): void {
     this.revision = revision;
+    this.acceptsBatches = rules?.acceptsBatches ?? false;
   }
 
   /** Not an async function: a request's promise is the exchange's own, one layer and its hops less. */
@@ -207,14 +209,13 @@ class StreamableHttpConnection implements McpConnection {
     return this.sendOther(message, text, context);
   }
 
-  /**
-   * Aborts the request's exchange. From revision 2026-07-28 on, closing a request's stream is
-   * its cancellation, so the server has been told (true); before, it has not.
-   */
-  abandon(id: RequestId): boolean {
+  /** Each request has a stream of its own: closing it is its cancellation where the era says so. */
+  readonly closesRequestStreams = true;
+
+  /** Aborts the request's exchange (its POST, its reply stream). */
+  abandon(id: RequestId): void {
     const request = this.requests.get(id);
     if (request) this.stop(request);
-    return request !== undefined && isModernRevision(this.revision);
   }
 
   close(): Promise<void> {
@@ -226,7 +227,7 @@ class StreamableHttpConnection implements McpConnection {
 
   /** Not an async function, nor is `postRequest` for a 2xx: each would add a frame and its hops to every request. */
   private sendRequest(message: JsonRpcRequest, text: string, isInitialize: boolean, context?: SendContext): Promise<void> {
-    const request = this.track(message, context?.longLived ?? false);
+    const request = this.track(message, context);
     return this.postRequest(text, request, isInitialize, context?.headers).then(
       (reply) => {
         if (request.stopped) {
@@ -382,10 +383,10 @@ class StreamableHttpConnection implements McpConnection {
         response.discard();
       }
       if (request.stopped || request.answered) return this.stop(request);
-      if (isModernRevision(this.revision)) {
-        // Revision 2026-07-28 streams are not resumable: the request is lost, and the client
-        // re-issues it with a new id (basic/transports/streamable-http, changelog item 9) unless
-        // the server itself is gone, which ends the connection as a child's exit ends a stdio one.
+      if (!request.resumable) {
+        // A stream the era says is not resumable (2026-07-28): the request is lost, and the layer
+        // above re-issues it with a new id (basic/transports/streamable-http, changelog item 9)
+        // unless the server itself is gone, which ends the connection as a child's exit ends a stdio one.
         if (!(await this.stillReachable())) {
           const gone = disconnected(`the endpoint stopped answering while ${request.what} waited`);
           this.endWith(gone);
@@ -623,7 +624,7 @@ class StreamableHttpConnection implements McpConnection {
 
   // --- Bookkeeping
 
-  private track(message: JsonRpcRequest, longLived: boolean): RequestExchange {
+  private track(message: JsonRpcRequest, context: SendContext | undefined): RequestExchange {
     const request: RequestExchange = {
       id: message.id,
       what: `request "${message.method}"`,
@@ -636,11 +637,12 @@ class StreamableHttpConnection implements McpConnection {
       answered: false,
       stopped: false,
       linger: undefined,
+      resumable: context?.resumable ?? true,
     };
     this.requests.get(message.id)?.controller.abort();
     this.requests.set(message.id, request);
     // A long-lived request (subscriptions/listen) stays open by design: no read-stall ceiling.
-    if (!longLived) request.stall = this.stalls.watch((error) => this.failRequest(request, error));
+    if (!context?.longLived) request.stall = this.stalls.watch((error) => this.failRequest(request, error));
     return request;
   }
 
@@ -696,7 +698,7 @@ class StreamableHttpConnection implements McpConnection {
         cause,
       });
     }
-    if (Array.isArray(value) && value.length > 0 && this.revision === BATCH_REVISION) return value.map(toMessage);
+    if (Array.isArray(value) && value.length > 0 && this.acceptsBatches) return value.map(toMessage);
     return [toMessage(value)];
   }
 

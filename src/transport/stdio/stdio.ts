@@ -220,7 +220,8 @@ export class StdioTransport implements McpTransport {
     } catch (cause) {
       throw this.cannotStart(cause);
     }
-    const connection = new StdioConnection(this, tree, events, options.limits, {
+    const connection = new StdioConnection(tree, events, options.limits, {
+      cannotStart: (cause, stderrTail) => this.cannotStart(cause, stderrTail),
       timings: this.timings,
       stderr: this.options.stderr,
       skipNonProtocol: this.options.nonProtocolLines === "skip",
@@ -260,6 +261,8 @@ export class StdioTransport implements McpTransport {
 }
 
 interface ConnectionSettings {
+  /** The UNAVAILABLE failure for a child that could not start, in the transport's words. */
+  cannotStart: (cause: unknown, stderrTail?: string) => McpTransportError;
   timings: StopTimings;
   stderr: StderrDestination | undefined;
   skipNonProtocol: boolean;
@@ -305,7 +308,6 @@ class StdioConnection implements McpConnection {
   private readonly stderrText = new TextDecoder("utf-8");
 
   constructor(
-    private readonly transport: StdioTransport,
     readonly tree: ProcessTree,
     private readonly events: ConnectionEvents,
     private readonly limits: Limits,
@@ -353,7 +355,7 @@ class StdioConnection implements McpConnection {
       this.phase = "ended";
       await this.stopTree();
       if (signal?.aborted) throw abortReason(signal);
-      throw this.transport.cannotStart(error, this.tail.text());
+      throw this.settings.cannotStart(error, this.tail.text());
     } finally {
       if (onSpawn) child.removeListener("spawn", onSpawn);
       if (onError) child.removeListener("error", onError);
@@ -531,7 +533,7 @@ class StdioConnection implements McpConnection {
     const code = (error as NodeJS.ErrnoException).code;
     const failure =
       code === "ENOENT" || code === "EACCES"
-        ? this.transport.cannotStart(error, this.tail.text())
+        ? this.settings.cannotStart(error, this.tail.text())
         : new McpTransportError("DISCONNECTED", "the server process failed", { cause: error });
     this.fail(failure);
   }
