@@ -38,6 +38,7 @@ import { reconnectDelay, resolveReconnect, type ReconnectOptions, type Reconnect
 import { parseResult } from "./validate.js";
 import { LIMIT_NAMES } from "../transport/limits.js";
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
+import { checkWholeNumber } from "../util/whole-number.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -609,17 +610,9 @@ function checkClientOptionNames(options: ClientOptions): void {
 }
 
 function checkProbeTimeout(value: unknown): number {
-  if (value === undefined) return DEFAULT_PROBE_TIMEOUT_MS;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    throw new TypeError(`options: "probeTimeoutMs" must be a whole number of ms, at least 1, got ${String(value)}`);
-  }
-  return value;
+  return value === undefined ? DEFAULT_PROBE_TIMEOUT_MS : checkWholeNumber(value, "probeTimeoutMs", "options", { min: 1, defaultValue: DEFAULT_PROBE_TIMEOUT_MS });
 }
 
 function checkMaxPages(value: unknown): number {
-  if (value === undefined) return DEFAULT_MAX_PAGES;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    throw new TypeError(`options: "maxPages" must be a whole number of at least 1, got ${String(value)}`);
-  }
-  return value;
+  return value === undefined ? DEFAULT_MAX_PAGES : checkWholeNumber(value, "maxPages", "options", { min: 1, defaultValue: DEFAULT_MAX_PAGES });
 }

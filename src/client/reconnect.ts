@@ -4,6 +4,7 @@
  * doubles up to 60 s, with jitter so that many clients do not return at the same instant, and
  * gives up after a bounded number of attempts.
  */
+import { MAX_TIMER_MS, checkWholeNumber } from "../util/whole-number.js";
 
 export interface ReconnectOptions {
   /** Attempts after a drop before the client gives up and ends. @default 5 */
@@ -34,10 +35,8 @@ export function resolveReconnect(option: boolean | ReconnectOptions | undefined)
   for (const key of Object.keys(DEFAULT_RECONNECT) as (keyof ReconnectPolicy)[]) {
     const value = given[key];
     if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < (key === "maxAttempts" ? 1 : 0)) {
-      throw new TypeError(`options: "reconnect.${key}" must be a whole number${key === "maxAttempts" ? " of at least 1" : " of ms, 0 or more"}, got ${String(value)}`);
-    }
-    policy[key] = value;
+    const min = key === "maxAttempts" ? 1 : 0;
+    policy[key] = checkWholeNumber(value, `reconnect.${key}`, "options", { min, max: key === "maxAttempts" ? 1_000_000 : MAX_TIMER_MS, defaultValue: DEFAULT_RECONNECT[key] });
   }
   return policy;
 }

@@ -23,7 +23,7 @@ import { Method, Notification } from "../protocol/methods.js";
 import { ModernMethod } from "../protocol/modern.js";
 import { abortReason } from "../util/abort.js";
 import { checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
-import { MAX_TIMER_MS } from "../util/whole-number.js";
+import { MAX_TIMER_MS, checkWholeNumber } from "../util/whole-number.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext, WireRules } from "../transport/transport.js";
 import { Deadlines, monotonicNow, type Deadline } from "./deadlines.js";
 import { SignalWatch } from "./signal-watch.js";
@@ -596,10 +596,7 @@ function exitDetails(ending: ConnectionEnding): { exitCode?: number | null; sign
 }
 
 function checkMaxTotal(value: unknown, label: string): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
-    throw new TypeError(`${label}: "maxTotalTimeoutMs" must be a whole number from 1 to ${MAX_TIMER_MS}, got ${String(value)}`);
-  }
-  return value;
+  return checkWholeNumber(value, "maxTotalTimeoutMs", label, { min: 1, max: MAX_TIMER_MS });
 }
 
 /**

@@ -6,7 +6,7 @@
  * them. A limit only one transport keeps is a limit nobody can rely on.
  */
 import { McpTransportError } from "../errors.js";
-import { MAX_TIMER_MS, describeValue } from "../util/whole-number.js";
+import { MAX_TIMER_MS, checkWholeNumber, describeValue } from "../util/whole-number.js";
 
 export { MAX_TIMER_MS, describeValue };
 
@@ -57,14 +57,7 @@ const UPPER_BOUND: Record<keyof Limits, number> = {
  * `where` names the place the value came from (an option, a server in a file).
  */
 export function checkLimit(name: keyof Limits, value: unknown, where = "options"): number {
-  const max = UPPER_BOUND[name];
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new TypeError(
-      `${where}: "${name}" must be a whole number from 1 to ${max}, got ${describeValue(value)}` +
-        ` (default ${DEFAULT_LIMITS[name]})`,
-    );
-  }
-  return value;
+  return checkWholeNumber(value, name, where, { min: 1, max: UPPER_BOUND[name], defaultValue: DEFAULT_LIMITS[name] });
 }
 
 /** The ceilings in force: the defaults, overridden by what the user gave, each value checked. */
@@ -78,6 +71,19 @@ export function resolveLimits(given: Partial<Limits> | undefined, where = "optio
   return limits;
 }
 
+
+/**
+ * Whether `text` takes more than `limitBytes` in UTF-8. UTF-8 needs at most 3 bytes per UTF-16
+ * code unit, so a text shorter than a third of the limit is never counted.
+ */
+export function isOverBytes(text: string, limitBytes: number): boolean {
+  return text.length * 3 > limitBytes && Buffer.byteLength(text, "utf8") > limitBytes;
+}
+
+/** LIMIT for a message to send past `maxMessageBytes`, before it reaches the wire: the check every transport makes. */
+export function checkOutgoingSize(text: string, limitBytes: number, transport: string): void {
+  if (isOverBytes(text, limitBytes)) throw messageTooLarge(limitBytes, "sent", transport);
+}
 
 /** The failure for a message past `maxMessageBytes`, the same words on every transport. */
 export function messageTooLarge(limitBytes: number, direction: "received" | "sent", transport: string): McpTransportError {

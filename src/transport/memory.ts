@@ -12,7 +12,7 @@ import { McpTransportError } from "../errors.js";
 import { toMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { abortReason } from "../util/abort.js";
-import { messageTooLarge } from "./limits.js";
+import { isOverBytes, messageTooLarge } from "./limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
 
 /** The server's end of a pair, in the official SDK's Transport shape. */
@@ -35,11 +35,6 @@ export interface InProcessServer {
 }
 
 const KIND = "memory";
-
-/** UTF-8 needs at most 3 bytes per UTF-16 code unit, so a short string needs no exact count. */
-function byteLengthOver(text: string, limit: number): boolean {
-  return text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit;
-}
 
 /** One linked pair. Its client side is opened by `MemoryTransport`, its server side is `serverEnd`. */
 class MemoryLink {
@@ -84,7 +79,7 @@ class MemoryLink {
       return Promise.reject(new McpTransportError("DISCONNECTED", "the in-memory connection is closed"));
     }
     const text = JSON.stringify(message);
-    if (byteLengthOver(text, this.limitBytes)) return Promise.reject(messageTooLarge(this.limitBytes, "sent", KIND));
+    if (isOverBytes(text, this.limitBytes)) return Promise.reject(messageTooLarge(this.limitBytes, "sent", KIND));
     this.stall?.sent(message, context?.longLived);
     queueMicrotask(() => {
       if (!this.closed) this.serverEnd.onmessage?.(JSON.parse(text) as JsonRpcMessage);
@@ -98,7 +93,7 @@ class MemoryLink {
 
   private deliverToClient(text: string): void {
     if (this.closed) return;
-    if (byteLengthOver(text, this.limitBytes)) {
+    if (isOverBytes(text, this.limitBytes)) {
       this.fail(messageTooLarge(this.limitBytes, "received", KIND));
       return;
     }

@@ -24,7 +24,7 @@ import { Method } from "../protocol/methods.js";
 import { MetaKey, ModernMethod } from "../protocol/modern.js";
 import { abortReason } from "../util/abort.js";
 import { ReadStallWatch } from "./common/read-stall.js";
-import { messageTooLarge } from "./limits.js";
+import { checkOutgoingSize, isOverBytes, messageTooLarge } from "./limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
 
 const ERROR_MARK = Symbol("mcpwire.scriptedError");
@@ -142,7 +142,7 @@ export class RecordingTransport implements McpTransport {
   private receive(message: JsonRpcMessage, context?: SendContext): void {
     if (!this.open_) throw new McpTransportError("DISCONNECTED", "the scripted connection is closed");
     const text = JSON.stringify(message);
-    if (Buffer.byteLength(text) > this.limitBytes) throw messageTooLarge(this.limitBytes, "sent", this.kind);
+    checkOutgoingSize(text, this.limitBytes, this.kind);
     const copy = JSON.parse(text) as JsonRpcMessage;
     this.sent.push(copy);
     if (context?.headers) this.headers.set(copy, { ...context.headers });
@@ -234,7 +234,7 @@ export class RecordingTransport implements McpTransport {
     const text = JSON.stringify(message);
     queueMicrotask(() => {
       if (!this.open_ || !this.events) return;
-      if (Buffer.byteLength(text) > this.limitBytes) {
+      if (isOverBytes(text, this.limitBytes)) {
         this.end(messageTooLarge(this.limitBytes, "received", this.kind));
         return;
       }

@@ -14,7 +14,7 @@ describe("reconnect policy", () => {
   it("is off unless asked for, and refuses bad values naming the key", () => {
     expect(resolveReconnect(undefined)).toBeUndefined();
     expect(resolveReconnect(false)).toBeUndefined();
-    expect(() => resolveReconnect({ maxAttempts: 0 })).toThrow(/"reconnect.maxAttempts" must be a whole number of at least 1/);
+    expect(() => resolveReconnect({ maxAttempts: 0 })).toThrow(/"reconnect.maxAttempts" must be a whole number from 1 to 1000000, got 0 \(default 5\)/);
     expect(() => resolveReconnect({ initialDelayMs: -1 })).toThrow(/"reconnect.initialDelayMs"/);
   });
 });

@@ -160,7 +160,7 @@ describe("TransportSession: timeouts and cancellation", () => {
 
   it("refuses a bad timeout with a clear error", async () => {
     const session = await openSession(new RecordingTransport({}));
-    await expect(session.request("x", {}, { timeoutMs: -5 })).rejects.toThrow(/"timeoutMs" must be a whole number from 1/);
+    await expect(session.request("x", {}, { timeoutMs: -5 })).rejects.toThrow(/"timeoutMs" must be a whole number of ms from 1/);
     await expect(session.request("x", {}, { timeoutMs: 1.5 })).rejects.toThrow(TypeError);
   });
 });

@@ -10,7 +10,7 @@ import type { RedirectMode } from "./endpoint-policy.js";
 import { FetchHttpClient } from "./fetch-http-client.js";
 import type { FetchLike, HttpClient } from "./http-client.js";
 import { NodeHttpClient } from "./node-http-client.js";
-import { describeValue, messageTooLarge } from "../limits.js";
+import { describeValue } from "../limits.js";
 import { didYouMean, firstUnknownKey } from "../../util/option-names.js";
 
 /** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
@@ -196,13 +196,6 @@ async function computedHeaders(option: () => Record<string, string> | Promise<Re
     throw new McpTransportError("UNAVAILABLE", `the headers function failed`, { cause });
   }
   return checkHeaders(given, "the headers function's result", (message) => new McpTransportError("PROTOCOL", `${message}`));
-}
-
-/** LIMIT for a message to send past `maxBytes` (measured only when its length makes it possible). */
-export function checkOutgoingSize(text: string, maxBytes: number, transportName: string): void {
-  if (text.length * 3 > maxBytes && Buffer.byteLength(text, "utf8") > maxBytes) {
-    throw messageTooLarge(maxBytes, "sent", transportName);
-  }
 }
 
 /** What a message is, for error messages: `request "tools/call"`, `notification "..."`, "a response". */

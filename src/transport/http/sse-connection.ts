@@ -21,11 +21,11 @@ import { abortReason } from "../../util/abort.js";
 import { disconnected } from "./disconnected.js";
 import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, exchange, statusFailure } from "./endpoint-policy.js";
 import type { HttpClient, HttpResponse } from "./http-client.js";
-import { checkOutgoingSize, requestHeaders, whatOf, type ResolvedHttpOptions } from "./http-options.js";
+import { requestHeaders, whatOf, type ResolvedHttpOptions } from "./http-options.js";
 import { RequestAbort } from "./request-abort.js";
 import { ReadStallWatch } from "../common/read-stall.js";
 import { isMessageEvent, readSse, type SseEvent } from "./sse-reader.js";
-import type { Limits } from "../limits.js";
+import { checkOutgoingSize, type Limits } from "../limits.js";
 import type { ConnectionEvents, McpConnection, SendContext } from "../transport.js";
 
 export const SSE_KIND = "sse";

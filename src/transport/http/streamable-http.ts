@@ -48,7 +48,6 @@ import {
 import type { HttpClient, HttpResponse } from "./http-client.js";
 import {
   checkEndpointUrl,
-  checkOutgoingSize,
   httpClientFor,
   requestHeaders,
   HTTP_ENDPOINT_OPTION_NAMES,
@@ -62,7 +61,7 @@ import {
 import { RequestAbort, type AbortSignalLike } from "./request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "../common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./sse-reader.js";
-import { describeValue, type Limits } from "../limits.js";
+import { checkOutgoingSize, describeValue, type Limits } from "../limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
 
 export type { HeadersOption } from "./http-options.js";

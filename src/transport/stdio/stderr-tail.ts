@@ -6,6 +6,7 @@
  * whatever arrives, so draining stderr continuously never grows memory. A line longer than the
  * bound keeps its end (where a stack trace's message usually is), marked with a leading "…".
  */
+import { checkWholeNumber } from "../../util/whole-number.js";
 
 /** Lines kept. Enough for a stack trace's head and the few lines logged before a crash. @default 50 */
 export const DEFAULT_STDERR_TAIL_LINES = 50;
@@ -139,8 +140,5 @@ function decode(line: KeptLine): string {
 }
 
 function checkPositive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new TypeError(`stderr tail: "${name}" must be a whole number of at least 1, got ${String(value)}`);
-  }
-  return value;
+  return checkWholeNumber(value, name, "stderr tail", { min: 1 });
 }

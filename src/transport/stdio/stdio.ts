@@ -31,7 +31,7 @@ import {
 } from "./process-tree.js";
 import { ReadStallWatch } from "../common/read-stall.js";
 import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from "./stderr-tail.js";
-import { describeValue, messageTooLarge, type Limits } from "../limits.js";
+import { describeValue, isOverBytes, messageTooLarge, type Limits } from "../limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
 import { didYouMean } from "../../util/option-names.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
@@ -369,8 +369,7 @@ class StdioConnection implements McpConnection {
     if (this.phase === "draining") return this.failWhenDrained();
     if (this.phase !== "open") return Promise.reject(this.notOpen());
     const text = serializeMessage(message);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit, so short messages need no exact count.
-    if (text.length * 3 > this.limits.maxMessageBytes && Buffer.byteLength(text, "utf8") > this.limits.maxMessageBytes) {
+    if (isOverBytes(text, this.limits.maxMessageBytes)) {
       return Promise.reject(this.withTail(messageTooLarge(this.limits.maxMessageBytes, "sent", KIND)));
     }
     const stdin = this.tree.child.stdin;

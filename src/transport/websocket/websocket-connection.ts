@@ -13,7 +13,7 @@ import { McpTransportError } from "../../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { PingKeepAlive, type KeepAliveSettings } from "./ping-keepalive.js";
 import { ReadStallWatch } from "../common/read-stall.js";
-import { messageTooLarge, type Limits } from "../limits.js";
+import { isOverBytes, messageTooLarge, type Limits } from "../limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, SendContext } from "../transport.js";
 
 /** `WebSocket.readyState` values (RFC 6455 / the WHATWG API), without loading `ws` to name them. */
@@ -98,10 +98,7 @@ export class WebSocketConnection implements McpConnection {
   send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
     if (this.closing || this.socket.readyState !== OPEN) return Promise.reject(this.notOpen());
     const text = serializeMessage(message);
-    const limit = this.limits.maxMessageBytes;
-    if (text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit) {
-      return Promise.reject(messageTooLarge(limit, "sent", KIND));
-    }
+    if (isOverBytes(text, this.limits.maxMessageBytes)) return Promise.reject(messageTooLarge(this.limits.maxMessageBytes, "sent", KIND));
     return new Promise<void>((resolve, reject) => {
       const key = this.nextSend++;
       const fail = (error: McpTransportError) => {
