@@ -28,10 +28,39 @@ export const FAILURE_REASONS: readonly McpFailureReason[] = [
   "UNAVAILABLE",
 ];
 
+/**
+ * Which case of its reason a failure is, for callers to branch on (never on `message`). Stable:
+ * a value is never renamed; new values may be added. Absent where a reason has one plain case.
+ */
+export type McpFailureKind =
+  /** PROTOCOL: the server answered with a JSON-RPC error (its code in `code`), in a body or an HTTP error answer. */
+  | "server_error"
+  /** PROTOCOL: HTTP 404 on a request that carried a session the server no longer knows. */
+  | "session_expired"
+  /** PROTOCOL: the method does not exist in the protocol revision in use; nothing was sent. */
+  | "method_unavailable"
+  /** PROTOCOL: a list did not end within `maxPages` pages, or repeated a cursor. */
+  | "page_limit"
+  /** PROTOCOL: an HTTP answer of a content type that is not MCP's (an intercepting proxy's page, say). */
+  | "content_type"
+  /** DISCONNECTED: a reply stream broke before its answer, and the revision in use does not resume streams. */
+  | "stream_broken";
+
+export const FAILURE_KINDS: readonly McpFailureKind[] = [
+  "server_error",
+  "session_expired",
+  "method_unavailable",
+  "page_limit",
+  "content_type",
+  "stream_broken",
+];
+
 /** Only a failure that may go away by itself is worth trying again. */
 const RETRYABLE: ReadonlySet<McpFailureReason> = new Set(["UNAVAILABLE", "TIMEOUT"]);
 
 export interface McpTransportErrorDetails {
+  /** Which case of its reason this failure is (see `McpFailureKind`). */
+  kind?: McpFailureKind;
   /** The JSON-RPC error code, when the server answered with a JSON-RPC error. */
   code?: number;
   /** The HTTP status, when an HTTP answer caused the failure. */
@@ -74,6 +103,7 @@ export class McpTransportError extends Error {
   /** True for UNAVAILABLE and TIMEOUT only: the same call may succeed later. */
   readonly retryable: boolean;
   // Optional details are declared, not initialised, so an error carries only the ones it has.
+  declare readonly kind?: McpFailureKind;
   declare readonly code?: number;
   declare readonly httpStatus?: number;
   declare readonly httpHeaders?: Record<string, string>;
@@ -114,6 +144,7 @@ export class McpTransportError extends Error {
   /** The data fields of this error, for copying into another. */
   details(): McpTransportErrorDetails {
     return {
+      kind: this.kind,
       code: this.code,
       httpStatus: this.httpStatus,
       httpHeaders: this.httpHeaders,

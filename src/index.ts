@@ -40,8 +40,10 @@ export {
 export {
   McpTransportError,
   FAILURE_REASONS,
+  FAILURE_KINDS,
   isMcpTransportError,
   type McpFailureReason,
+  type McpFailureKind,
   type McpTransportErrorDetails,
 } from "./errors.js";
 export {

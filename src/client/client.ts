@@ -587,6 +587,7 @@ export class McpClient {
     throw new McpTransportError(
       "PROTOCOL",
       `listing ${key} did not end within ${this.maxPages} pages (maxPages) or repeated a cursor (${this.current.description})`,
+      { kind: "page_limit" },
     );
   }
 }

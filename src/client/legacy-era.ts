@@ -49,7 +49,7 @@ export class LegacyEra implements ProtocolEra {
       throw new McpTransportError(
         "PROTOCOL",
         `${label} is not available: ${method} exists from protocol revision 2026-07-28, and this server speaks ${this.revision}`,
-        { method },
+        { kind: "method_unavailable", method },
       );
     }
   }

@@ -148,7 +148,7 @@ export class ModernEra implements ProtocolEra {
       throw new McpTransportError(
         "PROTOCOL",
         `${label} is not available: ${method} does not exist in protocol revision ${this.revision}; ${instead}`,
-        { method },
+        { kind: "method_unavailable", method },
       );
     }
   }

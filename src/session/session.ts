@@ -583,7 +583,7 @@ export class TransportSession {
     return new McpTransportError(
       "PROTOCOL",
       `${request.label} failed: the server answered with JSON-RPC error ${error.code} (${this.description})`,
-      { code: error.code, method: request.method, serverMessage: error.message, serverData: error.data },
+      { kind: "server_error", code: error.code, method: request.method, serverMessage: error.message, serverData: error.data },
     );
   }
 }

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { McpTransportError, StreamableHttpTransport, connect, forgetEras, type ConnectOptions } from "../../src/index.js";
 import { startHttpContractServer, type HttpContractServer } from "../fixtures/http-contract-server.js";
 import { jsonRpcResult, startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
+import { failure } from "../helpers/failure.js";
 
 /** Answers with the given write, and tells the scripted endpoint the request was handled. */
 function reply(write: () => unknown): true {
@@ -186,5 +187,22 @@ describe("modern era over HTTP: headers, recoveries, evidence", () => {
     const ids = endpoint.requests.filter((r) => r.body?.method === "tools/call").map((r) => r.body!.id);
     expect(ids).toHaveLength(2);
     expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it("a reply stream that breaks again fails DISCONNECTED with kind stream_broken, after one re-issue", async () => {
+    endpoint = await startEndpoint((request, res) => {
+      const body = request.body as { id?: unknown; method?: string } | undefined;
+      if (body?.method === "server/discover") return reply(() => res.writeHead(200, { "content-type": "application/json" }).end(discover(body.id)));
+      if (body?.method === "tools/call") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(": dropped before the answer\n\n");
+        return true;
+      }
+      return false;
+    });
+    await using client = await connect(endpoint.url);
+    const error = await failure(client.callTool("x"));
+    expect(error).toMatchObject({ reason: "DISCONNECTED", kind: "stream_broken", streamBroken: true });
+    expect(endpoint.requests.filter((r) => r.body?.method === "tools/call")).toHaveLength(2);
   });
 });

@@ -33,6 +33,7 @@ describe("status and content type", () => {
     const error = await failure(client.callTool("echo", { text: "hi" }));
     expect(error.reason).toBe("PROTOCOL");
     expect(error.httpStatus).toBe(200);
+    expect(error.kind).toBe("content_type");
     expect(error.message).toContain('content type "text/html"');
     expect(error.message).not.toContain(HTML_MARKER);
   });

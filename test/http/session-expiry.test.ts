@@ -39,11 +39,13 @@ describe("an expired session at the transport", () => {
       expect(expired.reason).toBe("PROTOCOL");
       expect(expired.httpStatus).toBe(404);
       expect(expired.sessionExpired).toBe(true);
+      expect(expired.kind).toBe("session_expired");
       expect(connection.sessionId).toBeUndefined();
 
       const posts = endpoint.count("tools/call");
       const fast = (await connection.send(call(3)).catch((e: unknown) => e)) as McpTransportError;
       expect(fast.sessionExpired).toBe(true);
+      expect(fast.kind).toBe("session_expired");
       expect(endpoint.count("tools/call")).toBe(posts); // nothing was sent
 
       await connection.send(initialize(4));

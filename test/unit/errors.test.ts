@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FAILURE_REASONS, McpTransportError } from "../../src/index.js";
+import { FAILURE_KINDS, FAILURE_REASONS, McpTransportError, RecordingTransport, connect } from "../../src/index.js";
+import { failure } from "../helpers/failure.js";
 
 describe("McpTransportError", () => {
   it("is retryable for UNAVAILABLE and TIMEOUT only", () => {
@@ -24,5 +25,26 @@ describe("McpTransportError", () => {
     expect(error.limitBytes).toBe(5);
     expect(error.method).toBe("tools/call");
     expect(error.message).toBe("callTool failed");
+  });
+});
+
+describe("failure kinds: a field to branch on for each case of a reason", () => {
+  it("server_error for a JSON-RPC error, method_unavailable for a method the era lacks, page_limit for a list that never ends", async () => {
+    const transport = new RecordingTransport({
+      "tools/call": RecordingTransport.error(-32602, "bad arguments"),
+      "tools/list": (params) => ({ tools: [], nextCursor: `${Number(params.cursor ?? 0) + 1}` }),
+    });
+    await using client = await connect(transport, { maxPages: 3 });
+    expect(await failure(client.callTool("x"))).toMatchObject({ reason: "PROTOCOL", kind: "server_error", code: -32602 });
+    expect(await failure(client.listTools())).toMatchObject({ reason: "PROTOCOL", kind: "page_limit" });
+    const modern = new RecordingTransport({}, { era: "modern" });
+    await using modernClient = await connect(modern);
+    expect(await failure(modernClient.ping())).toMatchObject({ reason: "PROTOCOL", kind: "method_unavailable", method: "ping" });
+  });
+
+  it("lists every kind once, and a kind survives with()", () => {
+    expect(new Set(FAILURE_KINDS).size).toBe(FAILURE_KINDS.length);
+    const error = new McpTransportError("PROTOCOL", "x", { kind: "session_expired" });
+    expect(error.with({ method: "tools/call" }, "y").kind).toBe("session_expired");
   });
 });

@@ -71,7 +71,7 @@ export function checkContentType(
     "PROTOCOL",
     `the endpoint answered ${context.what} with content type ${shown(type, /^[\w.+-]+\/[\w.+-]+$/)}, ` +
       `not ${allowed.join(" or ")}: it is not an MCP endpoint, or a proxy answered in its place`,
-    { httpStatus: response.status },
+    { kind: "content_type", httpStatus: response.status },
   );
 }
 
@@ -155,6 +155,7 @@ export async function statusFailure(
     if (typeof error !== "object" || error === null || typeof (error as { code?: unknown }).code !== "number") return failure;
     const { code, message, data } = error as { code: number; message?: unknown; data?: unknown };
     return failure.with({
+      kind: "server_error",
       code,
       ...(typeof message === "string" ? { serverMessage: message } : {}),
       ...(data === undefined ? {} : { serverData: data }),

@@ -391,7 +391,7 @@ class StreamableHttpConnection implements McpConnection {
           this.endWith(gone);
           throw gone;
         }
-        throw new McpTransportError("DISCONNECTED", `the reply stream of ${request.what} broke before its answer`, { streamBroken: true });
+        throw new McpTransportError("DISCONNECTED", `the reply stream of ${request.what} broke before its answer`, { kind: "stream_broken", streamBroken: true });
       }
       if (request.progress.lastEventId === undefined) {
         throw disconnected(
@@ -617,7 +617,7 @@ class StreamableHttpConnection implements McpConnection {
     return new McpTransportError(
       "PROTOCOL",
       `the endpoint no longer knows this session (${what}); initialize a new one`,
-      httpStatus === undefined ? { sessionExpired: true } : { sessionExpired: true, httpStatus },
+      httpStatus === undefined ? { kind: "session_expired", sessionExpired: true } : { kind: "session_expired", sessionExpired: true, httpStatus },
     );
   }
 
