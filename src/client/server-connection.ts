@@ -1,0 +1,285 @@
+/**
+ * The one owner of a client's connection to its server: it opens the transport, settles the era
+ * (the probe, then the handshake or discovery), reconnects when asked to, and answers `request()`
+ * and `notify()` for the current session. `McpClient` is the typed API on top of it.
+ *
+ * A session becomes the current one only once its era is settled: sessions the probe opens and
+ * drops are never watched, so their end is not the connection's. After that, the end of the
+ * current session is the end of the connection, or the start of a reconnection.
+ */
+import { createRequire } from "node:module";
+import { McpTransportError, asMcpTransportError } from "../errors.js";
+import { Notification } from "../protocol/methods.js";
+import { loadSchemas } from "../protocol/schema-registry.js";
+import { TransportSession, type RequestOptions } from "../session/session.js";
+import type { ConnectionEnding } from "../transport/transport.js";
+import { abortReason, delay, raceAbort } from "../util/abort.js";
+import { checkWholeNumber } from "../util/whole-number.js";
+import type { ClientOptions } from "./client-options.js";
+import type { EraName, ProtocolEra } from "./era.js";
+import { DEFAULT_PROBE_TIMEOUT_MS, negotiateEra } from "./era-negotiation.js";
+import { capabilitiesFor, installHandlers } from "./handlers.js";
+import { ModernEra } from "./modern-era.js";
+import { reconnectDelay, resolveReconnect, type ReconnectPolicy } from "./reconnect.js";
+import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
+
+const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+/** A listener the user registered: it follows the connection from session to session. */
+interface ListenerRegistration {
+  method: string;
+  listener: (params: Record<string, unknown>) => void;
+  /** Stops the listener on the session it is currently registered with. */
+  stop: () => void;
+}
+
+export class ServerConnection {
+  private current: TransportSession;
+  private protocol: ProtocolEra | undefined;
+  /** The session to use first: the one given, until it is taken. */
+  private unopened: TransportSession | undefined;
+  private readonly subscriptions = new Subscriptions();
+  private reconnection: Promise<void> | undefined;
+  private readonly reconnectPolicy: ReconnectPolicy | undefined;
+  private readonly probeTimeoutMs: number;
+  private readonly registrations = new Set<ListenerRegistration>();
+  /** Aborted by close(): stops a reconnection in progress. */
+  private readonly closing = new AbortController();
+  private markEnded!: (ending: ConnectionEnding) => void;
+  private readonly finalEnding: Promise<ConnectionEnding> = new Promise((resolve) => (this.markEnded = resolve));
+
+  /** `first` is a session not yet open; it is the first one opened. */
+  constructor(
+    first: TransportSession,
+    private readonly options: ClientOptions,
+  ) {
+    this.reconnectPolicy = resolveReconnect(options.reconnect);
+    this.probeTimeoutMs =
+      options.probeTimeoutMs === undefined
+        ? DEFAULT_PROBE_TIMEOUT_MS
+        : checkWholeNumber(options.probeTimeoutMs, "probeTimeoutMs", "options", { min: 1, defaultValue: DEFAULT_PROBE_TIMEOUT_MS });
+    this.current = first;
+    this.unopened = first;
+  }
+
+  /** The session of the current connection (a new one after each reconnection). */
+  get session(): TransportSession {
+    return this.current;
+  }
+
+  /** The era settled with the server. */
+  get era(): ProtocolEra {
+    if (!this.protocol) throw new Error("the client is not connected yet: await connect() first");
+    return this.protocol;
+  }
+
+  /** Settles with how the connection finally ended (after any reconnection attempts). */
+  get ended(): Promise<ConnectionEnding> {
+    return this.finalEnding;
+  }
+
+  /**
+   * Opens the connection and settles the protocol, all within `timeoutMs` and `signal`. On any
+   * failure everything opened is closed before the error is thrown.
+   */
+  async open(): Promise<void> {
+    const first = this.current;
+    const timeoutMs = first.limits.timeoutMs;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline]) : deadline;
+    try {
+      await loadSchemas();
+      await this.negotiate(signal, this.options.era);
+    } catch (error) {
+      await first.close();
+      this.markEnded({ error: error instanceof McpTransportError ? error : undefined });
+      if (deadline.aborted && !this.options.signal?.aborted) {
+        throw new McpTransportError("TIMEOUT", `connecting timed out after ${timeoutMs} ms (${first.description})`, {
+          timeoutMs,
+          cause: error,
+        });
+      }
+      if (signal.aborted) throw abortReason(signal);
+      throw error;
+    }
+    this.watchEnd(this.current);
+  }
+
+  /**
+   * One request the way the era sends it. Not an async function: on the path where nothing waits
+   * for a reconnection, the era's promise is returned as it is, one promise and one hop less.
+   */
+  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions & { label: string }): Promise<Record<string, unknown>> {
+    try {
+      const era = this.era;
+      era.checkMethod(method, options.label);
+      if (!this.reconnection) return era.request(this.current, method, params, options);
+      return this.waitForReconnection(options).then(() => this.era.request(this.current, method, params, options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** A notification to the server, after the era allows it. */
+  async notify(method: string, label: string, params?: Record<string, unknown>): Promise<void> {
+    this.era.checkMethod(method, label);
+    await this.current.notify(method, params);
+  }
+
+  /** Any server notification by method, on this session and every later one; returns the function that stops it. */
+  onNotification(method: string, listener: (params: Record<string, unknown>) => void): () => void {
+    const registration: ListenerRegistration = { method, listener, stop: this.current.onNotification(method, listener) };
+    this.registrations.add(registration);
+    return () => {
+      registration.stop();
+      this.registrations.delete(registration);
+    };
+  }
+
+  /** Change notifications in either era (see `Subscriptions`); opened again after a reconnection. */
+  listen(filter: SubscriptionFilter, timeoutMs: number | undefined): Promise<SubscriptionFilter> {
+    return this.subscriptions.listen(this.current, this.era, filter, timeoutMs ?? this.current.limits.timeoutMs);
+  }
+
+  /** Closes the connection and releases everything it holds. Idempotent. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    this.subscriptions.stop();
+    await this.reconnection?.catch(() => {});
+    await this.current.close();
+    this.markEnded({});
+  }
+
+  // --- Settling the era
+
+  /** Settles the era on a new session (the one given first, if it is still unopened). */
+  private async negotiate(signal: AbortSignal, hint: EraName | undefined): Promise<void> {
+    const transport = this.current.transport;
+    const limits = this.current.limits;
+    const capabilities = capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities);
+    const clientInfo = this.options.clientInfo ?? { name: "mcpwire", version: packageJson.version };
+    const { session, era } = await negotiateEra({
+      server: transport.description,
+      http: transport.kind === "streamable-http",
+      // A transport that knows its server's era (a scripted one, the legacy HTTP+SSE transport)
+      // settles it; otherwise the client finds out, starting from what it was told or remembers.
+      choice: this.options.protocolVersion ?? transport.era ?? "auto",
+      hint,
+      probeTimeoutMs: this.probeTimeoutMs,
+      timeoutMs: limits.timeoutMs,
+      signal,
+      openSession: () => this.openSession(signal),
+      legacy: { clientInfo, capabilities, timeoutMs: limits.timeoutMs },
+      modern: {
+        clientInfo,
+        capabilities,
+        handlers: this.options.handlers ?? {},
+        mirrorsHeaders: transport.kind === "streamable-http",
+        server: transport.description,
+        maxInputRounds: this.options.maxInputRounds,
+      },
+    });
+    this.protocol = era;
+    this.current = session;
+  }
+
+  /** A session for the negotiation: the given one first, then new ones; handlers and listeners installed. */
+  private async openSession(signal: AbortSignal): Promise<TransportSession> {
+    const session = this.unopened ?? new TransportSession(this.current.transport, this.current.limits);
+    this.unopened = undefined;
+    this.install(session);
+    await session.open({ signal });
+    return session;
+  }
+
+  /** The handlers and the user's listeners, on a session that is about to open. */
+  private install(session: TransportSession): void {
+    installHandlers(session, this.options.handlers ?? {});
+    // A list that changed is no longer fresh in the modern era's result cache.
+    for (const notification of [Notification.toolsListChanged, Notification.promptsListChanged, Notification.resourcesListChanged]) {
+      session.onNotification(notification, () => {
+        if (this.protocol instanceof ModernEra) this.protocol.onListChanged(notification);
+      });
+    }
+    for (const registration of this.registrations) {
+      registration.stop = session.onNotification(registration.method, registration.listener);
+    }
+  }
+
+  // --- Ending and reconnecting
+
+  /** The end of the current session is the connection's end, or the start of a reconnection. */
+  private watchEnd(session: TransportSession): void {
+    session.onEnd((ending) => {
+      if (session !== this.current) return;
+      const drop = ending.error !== undefined && !this.closing.signal.aborted;
+      if (!drop || !this.reconnectPolicy) {
+        this.markEnded(ending);
+        return;
+      }
+      this.reconnection = this.reconnect(this.reconnectPolicy, ending).then((reconnected) => {
+        this.reconnection = undefined;
+        // Watched only now: an end during the reconnection itself is that attempt's failure.
+        if (reconnected) this.watchEnd(this.current);
+      });
+      // Waiters observe the outcome through the session they get; nobody may see this rejection unhandled.
+      this.reconnection.catch(() => {});
+    });
+  }
+
+  /**
+   * Opens the transport again and runs the handshake, with backoff, until it works or attempts
+   * run out; resolves with whether it reconnected.
+   */
+  private async reconnect(policy: ReconnectPolicy, drop: ConnectionEnding): Promise<boolean> {
+    let last = drop;
+    const dropped = this.current;
+    for (let attempt = 0; attempt < policy.maxAttempts; attempt++) {
+      try {
+        await delay(reconnectDelay(policy, attempt), this.closing.signal);
+      } catch {
+        return false; // closed by the user while waiting
+      }
+      const deadline = AbortSignal.timeout(dropped.limits.timeoutMs);
+      const signal = AbortSignal.any([this.closing.signal, deadline]);
+      try {
+        // The era found before is the hint: no probe unless the server changed.
+        await this.negotiate(signal, this.protocol?.name);
+        if (!this.current.isOpen) throw new McpTransportError("DISCONNECTED", "the connection dropped during the handshake");
+        await this.subscriptions.resume(this.current, this.era, this.current.limits.timeoutMs).catch(() => {
+          // A subscription the server no longer accepts is not a failed reconnection; listen() says why.
+        });
+        return true;
+      } catch (error) {
+        if (this.current !== dropped) await this.current.close();
+        this.current = dropped;
+        if (this.closing.signal.aborted) return false;
+        last = { error: asMcpTransportError(error, "UNAVAILABLE", "reconnecting failed") };
+      }
+    }
+    this.markEnded(last);
+    return false;
+  }
+
+  /** A request made while reconnecting waits for it, within its own deadline and signal. */
+  private async waitForReconnection(options: RequestOptions & { label: string }): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? this.current.limits.timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new McpTransportError("TIMEOUT", `${options.label} timed out after ${timeoutMs} ms while reconnecting (${this.current.description})`, {
+              timeoutMs,
+            }),
+          ),
+        timeoutMs,
+      );
+    });
+    try {
+      await raceAbort(Promise.race([this.reconnection, deadline]), options.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
