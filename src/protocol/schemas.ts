@@ -78,8 +78,7 @@ export const AudioContentSchema = z.looseObject({
   _meta: Meta,
 });
 
-export const ResourceLinkSchema = z.looseObject({
-  type: z.literal("resource_link"),
+export const ResourceSchema = z.looseObject({
   uri: z.string(),
   name: z.string(),
   title: z.string().optional(),
@@ -89,6 +88,9 @@ export const ResourceLinkSchema = z.looseObject({
   annotations: AnnotationsSchema.optional(),
   _meta: Meta,
 });
+
+/** A content block that points at a resource: a resource's fields, typed as a link. */
+export const ResourceLinkSchema = ResourceSchema.extend({ type: z.literal("resource_link") });
 
 export const EmbeddedResourceSchema = z.looseObject({
   type: z.literal("resource"),
@@ -126,17 +128,6 @@ export const CallToolResultSchema = z.looseObject({
   content: z.array(ContentBlockSchema).default([]),
   structuredContent: z.record(z.string(), z.unknown()).optional(),
   isError: z.boolean().optional(),
-  _meta: Meta,
-});
-
-export const ResourceSchema = z.looseObject({
-  uri: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  annotations: AnnotationsSchema.optional(),
   _meta: Meta,
 });
 
