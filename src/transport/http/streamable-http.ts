@@ -549,12 +549,20 @@ class StreamableHttpConnection implements McpConnection {
 
   /** Whether the endpoint still answers at all (any HTTP status will do), asked with one GET. */
   private async stillReachable(): Promise<boolean> {
+    return (await this.unreachable()) === undefined;
+  }
+
+  /**
+   * One GET to see whether the endpoint answers at all: undefined when it does (any status), the
+   * failure when it cannot be reached. Closing the connection aborts it, which is no verdict.
+   */
+  private async unreachable(): Promise<unknown> {
     const controller = this.newController();
     try {
       (await this.openGet(controller.signal, undefined, "a check that the endpoint is still there"))?.discard();
-      return true;
+      return undefined;
     } catch (error) {
-      return !isUnreachable(error);
+      return !controller.signal.aborted && isUnreachable(error) ? error : undefined;
     } finally {
       this.controllers.delete(controller.serial);
     }
@@ -568,20 +576,11 @@ class StreamableHttpConnection implements McpConnection {
   private checkAlive(): void {
     if (this.state !== "open" || this.listening || this.probing) return;
     this.probing = true;
-    const controller = this.newController();
-    this.openGet(controller.signal, undefined, "a check that the endpoint is still there")
-      .then(
-        (response) => response?.discard(),
-        (error: unknown) => {
-          if (!controller.signal.aborted && isUnreachable(error)) {
-            this.endWith(disconnected(`the endpoint stopped answering with requests in flight`, error));
-          }
-        },
-      )
-      .finally(() => {
-        this.probing = false;
-        this.controllers.delete(controller.serial);
-      });
+    void this.unreachable()
+      .then((error) => {
+        if (error !== undefined) this.endWith(disconnected(`the endpoint stopped answering with requests in flight`, error));
+      })
+      .finally(() => (this.probing = false));
   }
 
   // --- Sessions
