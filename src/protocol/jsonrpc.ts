@@ -118,13 +118,25 @@ export function toMessage(value: unknown): JsonRpcMessage {
 
 /** Parses the text of one message. */
 export function parseMessage(text: string): JsonRpcMessage {
-  let value: unknown;
+  return toMessage(parseJson(text));
+}
+
+/**
+ * Parses the text of one message, or of a JSON-RPC batch where the revision in use allows
+ * servers to send them (2025-03-26 only): a batch is the messages it holds, in order.
+ */
+export function parseMessages(text: string, acceptsBatches: boolean): JsonRpcMessage[] {
+  const value = parseJson(text);
+  if (acceptsBatches && Array.isArray(value) && value.length > 0) return value.map(toMessage);
+  return [toMessage(value)];
+}
+
+function parseJson(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (cause) {
     throw protocolError("the text is not valid JSON", cause);
   }
-  return toMessage(value);
 }
 
 /** The text of one message, for a transport to put on the wire. */

@@ -23,7 +23,7 @@ import { McpTransportError } from "../../errors.js";
 import {
   isResponse,
   serializeMessage,
-  toMessage,
+  parseMessages,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
@@ -688,16 +688,7 @@ class StreamableHttpConnection implements McpConnection {
   }
 
   private parse(text: string): JsonRpcMessage[] {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (cause) {
-      throw new McpTransportError("PROTOCOL", `received a message that is not JSON-RPC 2.0: the text is not valid JSON`, {
-        cause,
-      });
-    }
-    if (Array.isArray(value) && value.length > 0 && this.acceptsBatches) return value.map(toMessage);
-    return [toMessage(value)];
+    return parseMessages(text, this.acceptsBatches);
   }
 
   private newController(): RequestAbort {
