@@ -29,9 +29,8 @@ import {
   type RequestId,
 } from "../../protocol/jsonrpc.js";
 import { Method, Notification } from "../../protocol/methods.js";
-import { abortReason, delay } from "../../util/abort.js";
+import { abortReason } from "../../util/abort.js";
 import { disconnected } from "./disconnected.js";
-import { backoffDelay, type BackoffSchedule } from "./backoff.js";
 import {
   JSON_MEDIA_TYPE,
   SSE_MEDIA_TYPE,
@@ -61,6 +60,7 @@ import {
 import { RequestAbort, type AbortSignalLike } from "./request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "../common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./sse-reader.js";
+import { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF, reopenEventStream, type ReconnectBudget } from "./stream-reopen.js";
 import { checkOutgoingSize, describeValue, type Limits } from "../limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
 
@@ -96,16 +96,7 @@ export const DELETE_TIMEOUT_MS = 5_000;
  */
 export const RESPONSE_STREAM_LINGER_MS = 2_000;
 
-/**
- * Reconnections of one stream that bring no message before it is given up. A reconnection
- * itself does not refill this budget (so a server that accepts and drops at once cannot keep
- * the client looping); only a message received does.
- * @default 5
- */
-export const MAX_STREAM_RECONNECTS = 5;
-
-/** The wait before reconnecting a stream when the server gave no `retry`: about 0.5 s, doubling, at most about 10 s. */
-export const STREAM_RECONNECT_BACKOFF: BackoffSchedule = { baseMs: 500, maxMs: 10_000 };
+export { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF };
 
 const KIND = "streamable-http";
 const ACCEPT_ANY = `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
@@ -413,35 +404,21 @@ class StreamableHttpConnection implements McpConnection {
   /** Resumes a reply stream with GET and `Last-Event-ID`, within the stream's budget. */
   private async resume(request: RequestExchange): Promise<HttpResponse> {
     const what = `the resumption of ${request.what}`;
-    for (;;) {
-      if (request.reconnects >= MAX_STREAM_RECONNECTS) {
-        throw disconnected(
-          `the reply stream of ${request.what} was resumed ${MAX_STREAM_RECONNECTS} times without an answer`,
-        );
-      }
-      request.reconnects++;
-      await delay(this.reconnectDelay(request.progress, request.reconnects), request.controller.signal);
-      let response: HttpResponse | undefined;
-      try {
-        response = await this.openGet(request.controller.signal, request.progress.lastEventId, what);
-      } catch (error) {
-        if (request.stopped) throw error;
-        if (isUnreachable(error)) {
-          // The server went away with the request in flight: this connection is over.
-          this.endWith(disconnected(`the endpoint stopped answering while ${request.what} waited`, error));
-          throw error;
-        }
-        if (error instanceof McpTransportError && error.reason === "UNAVAILABLE") continue; // 5xx: try again
-        throw error;
-      }
-      if (!response) {
-        throw disconnected(
-          `the reply stream of ${request.what} ended before its answer, and the endpoint does not offer to resume it (HTTP 405)`,
-        );
-      }
+    const signal = request.controller.signal;
+    const opened = await reopenEventStream((lastEventId) => this.openGet(signal, lastEventId, what), request, request.progress, signal);
+    if (opened.kind === "stream") {
       request.stall?.activity();
-      return response;
+      return opened.response;
     }
+    if (opened.kind === "none") {
+      throw disconnected(`the reply stream of ${request.what} ended before its answer, and the endpoint does not offer to resume it (HTTP 405)`);
+    }
+    if (opened.kind === "exhausted") {
+      throw disconnected(`the reply stream of ${request.what} was resumed ${MAX_STREAM_RECONNECTS} times without an answer`);
+    }
+    // The server went away with the request in flight: this connection is over.
+    if (opened.kind === "unreachable") this.endWith(disconnected(`the endpoint stopped answering while ${request.what} waited`, opened.error));
+    throw opened.error;
   }
 
   /**
@@ -482,28 +459,23 @@ class StreamableHttpConnection implements McpConnection {
     this.listening = controller;
     const { signal } = controller;
     const progress: SseProgress = {};
-    let fruitless = 0;
+    const budget: ReconnectBudget = { reconnects: 0 };
     try {
       for (let first = true; !signal.aborted; first = false) {
-        if (!first) {
-          if (++fruitless > MAX_STREAM_RECONNECTS) return; // the GET stream is optional: give it up
-          await delay(this.reconnectDelay(progress, fruitless), signal);
+        const opened = await reopenEventStream((lastEventId) => this.openGet(signal, lastEventId, "the event stream"), budget, progress, signal, first);
+        // Given up after the budget (the GET stream is optional), or none offered (405).
+        if (opened.kind === "exhausted" || opened.kind === "none") return;
+        if (opened.kind === "unreachable") {
+          this.endWith(disconnected(`the endpoint stopped answering its event stream`, opened.error));
+          return;
         }
-        let response: HttpResponse | undefined;
-        try {
-          response = await this.openGet(signal, progress.lastEventId, "the event stream");
-        } catch (error) {
-          if (signal.aborted) return;
-          if (isUnreachable(error)) {
-            this.endWith(disconnected(`the endpoint stopped answering its event stream`, error));
-            return;
-          }
-          if (error instanceof McpTransportError && error.reason === "UNAVAILABLE") continue; // 5xx
+        if (opened.kind === "refused") {
           // A 2xx that is not an event stream is a broken endpoint; any other refusal means no stream.
+          const error = opened.error;
           if (error instanceof McpTransportError && error.httpStatus !== undefined && error.httpStatus < 300) this.endWith(error);
           return;
         }
-        if (!response) return; // 405: the server offers no GET stream
+        const response = opened.response;
         try {
           await readSse(
             response,
@@ -513,7 +485,7 @@ class StreamableHttpConnection implements McpConnection {
               onEvent: (event) => {
                 if (!isMessageEvent(event)) return;
                 for (const message of this.parse(event.data)) this.receive(message);
-                fruitless = 0;
+                budget.reconnects = 0;
               },
             },
             progress,
@@ -541,10 +513,6 @@ class StreamableHttpConnection implements McpConnection {
   private stopListening(): void {
     this.listening?.abort();
     this.listening = undefined;
-  }
-
-  private reconnectDelay(progress: SseProgress, attempt: number): number {
-    return progress.retryMs ?? backoffDelay(attempt, STREAM_RECONNECT_BACKOFF);
   }
 
   /** Whether the endpoint still answers at all (any HTTP status will do), asked with one GET. */
