@@ -60,7 +60,8 @@ import {
 import { RequestAbort, type AbortSignalLike } from "./request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "../common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./sse-reader.js";
-import { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF, reopenEventStream, type ReconnectBudget } from "./stream-reopen.js";
+import { ServerEventStream } from "./event-stream.js";
+import { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF, reopenEventStream } from "./stream-reopen.js";
 import { checkOutgoingSize, describeValue, type Limits } from "../limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
 
@@ -156,7 +157,8 @@ class StreamableHttpConnection implements McpConnection {
   private expired = false;
   private readonly requests = new IdTable<RequestExchange>();
   private readonly controllers = new IdTable<RequestAbort>();
-  private listening: RequestAbort | undefined;
+  /** The GET stream of server-initiated messages. */
+  private readonly serverStream: ServerEventStream;
   private probing = false;
   private closing: Promise<void> | undefined;
   private readonly stalls: StreamStallWatch;
@@ -170,6 +172,17 @@ class StreamableHttpConnection implements McpConnection {
   ) {
     this.endpoint = url;
     this.stalls = new StreamStallWatch(limits.readTimeoutMs, "the endpoint");
+    this.serverStream = new ServerEventStream({
+      maxEventBytes: limits.maxMessageBytes,
+      transportName: KIND,
+      newController: () => this.newController(),
+      forgetController: (controller) => this.controllers.delete(controller.serial),
+      openGet: (signal, lastEventId, what) => this.openGet(signal, lastEventId, what),
+      deliver: (data) => {
+        for (const message of this.parse(data)) this.receive(message);
+      },
+      endWith: (error) => this.endWith(error),
+    });
   }
 
   get sessionId(): string | undefined {
@@ -247,7 +260,7 @@ class StreamableHttpConnection implements McpConnection {
     } finally {
       this.controllers.delete(controller.serial);
     }
-    if ("method" in message && message.method === Notification.initialized) void this.listen();
+    if ("method" in message && message.method === Notification.initialized) this.listen();
   }
 
   /** The POST of a request, answered with a reply to read: a 2xx with a body of a type MCP allows. */
@@ -450,69 +463,15 @@ class StreamableHttpConnection implements McpConnection {
     return response;
   }
 
-  // --- The GET stream
+  // --- The GET stream (http/event-stream.ts)
 
-  /** Listens for server-initiated messages on a GET stream, for as long as the server offers one. */
-  private async listen(): Promise<void> {
-    if (!this.options.listen || this.listening || this.state !== "open") return;
-    const controller = this.newController();
-    this.listening = controller;
-    const { signal } = controller;
-    const progress: SseProgress = {};
-    const budget: ReconnectBudget = { reconnects: 0 };
-    try {
-      for (let first = true; !signal.aborted; first = false) {
-        const opened = await reopenEventStream((lastEventId) => this.openGet(signal, lastEventId, "the event stream"), budget, progress, signal, first);
-        // Given up after the budget (the GET stream is optional), or none offered (405).
-        if (opened.kind === "exhausted" || opened.kind === "none") return;
-        if (opened.kind === "unreachable") {
-          this.endWith(disconnected(`the endpoint stopped answering its event stream`, opened.error));
-          return;
-        }
-        if (opened.kind === "refused") {
-          // A 2xx that is not an event stream is a broken endpoint; any other refusal means no stream.
-          const error = opened.error;
-          if (error instanceof McpTransportError && error.httpStatus !== undefined && error.httpStatus < 300) this.endWith(error);
-          return;
-        }
-        const response = opened.response;
-        try {
-          await readSse(
-            response,
-            {
-              maxEventBytes: this.limits.maxMessageBytes,
-              transportName: KIND,
-              onEvent: (event) => {
-                if (!isMessageEvent(event)) return;
-                for (const message of this.parse(event.data)) this.receive(message);
-                budget.reconnects = 0;
-              },
-            },
-            progress,
-          );
-        } catch (error) {
-          if (signal.aborted) return;
-          if (error instanceof McpTransportError) {
-            // A message past the ceiling or not JSON-RPC is lost to everyone: fail closed.
-            this.endWith(error);
-            return;
-          }
-          // Dropped: reconnect.
-        } finally {
-          response.discard();
-        }
-      }
-    } catch {
-      // Only an abort reaches here (close, or a new session): nothing to report.
-    } finally {
-      this.controllers.delete(controller.serial);
-      if (this.listening === controller) this.listening = undefined;
-    }
+  /** Listens for server-initiated messages on a GET stream, if the user wants one and the connection is open. */
+  private listen(): void {
+    if (this.options.listen && this.state === "open") void this.serverStream.listen();
   }
 
   private stopListening(): void {
-    this.listening?.abort();
-    this.listening = undefined;
+    this.serverStream.stop();
   }
 
   /** Whether the endpoint still answers at all (any HTTP status will do), asked with one GET. */
@@ -542,7 +501,7 @@ class StreamableHttpConnection implements McpConnection {
    * more ends the connection, the way a child's exit ends a stdio one.
    */
   private checkAlive(): void {
-    if (this.state !== "open" || this.listening || this.probing) return;
+    if (this.state !== "open" || this.serverStream.active || this.probing) return;
     this.probing = true;
     void this.unreachable()
       .then((error) => {
