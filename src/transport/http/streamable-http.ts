@@ -16,7 +16,13 @@
  * `close()` ends the session with DELETE, bounded in time.
  *
  * Redirects, content types, statuses, attempts and byte ceilings follow the endpoint policy
- * (common/endpoint-policy.ts), shared with the legacy HTTP+SSE transport.
+ * (http/endpoint-policy.ts), shared with the legacy HTTP+SSE transport.
+ *
+ * This file holds the POST exchange of each message and the reading of its reply, which stay
+ * together because a reply stream (and its resumption) belongs to the request that POSTed it, and
+ * the liveness check that a lost reply triggers. The other jobs have files of their own: the
+ * session and its DELETE (http/http-session.ts), the GET stream of server-initiated messages
+ * (http/event-stream.ts), and the reconnect loop both streams use (http/stream-reopen.ts).
  */
 import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
@@ -61,6 +67,7 @@ import { RequestAbort, type AbortSignalLike } from "./request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "../common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./sse-reader.js";
 import { ServerEventStream } from "./event-stream.js";
+import { DELETE_TIMEOUT_MS, HttpSession, deleteSession } from "./http-session.js";
 import { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF, reopenEventStream } from "./stream-reopen.js";
 import { checkOutgoingSize, describeValue, type Limits } from "../limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
@@ -84,25 +91,16 @@ export interface StreamableHttpOptions extends HttpEndpointOptions {
 export const STREAMABLE_HTTP_OPTION_NAMES = [...HTTP_ENDPOINT_OPTION_NAMES, "listen"] as const satisfies readonly (keyof StreamableHttpOptions)[];
 
 /**
- * How long the DELETE that ends the session on `close()` may take, in ms. It is best-effort: a
- * server that does not answer must not hold up the close.
- * @default 5_000
- */
-export const DELETE_TIMEOUT_MS = 5_000;
-
-/**
  * How long a reply stream may stay open after it delivered its response, in ms. The server
  * should end it then; one that does not is cut, so a connection is not held per finished request.
  * @default 2_000
  */
 export const RESPONSE_STREAM_LINGER_MS = 2_000;
 
-export { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF };
+export { DELETE_TIMEOUT_MS, MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF };
 
 const KIND = "streamable-http";
 const ACCEPT_ANY = `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
-/** Session ids are visible ASCII (0x21 to 0x7E) by the specification; the bound on length is ours. */
-const SESSION_ID_PATTERN = /^[\x21-\x7E]{1,1024}$/;
 
 export class StreamableHttpTransport implements McpTransport {
   readonly kind = KIND;
@@ -149,12 +147,9 @@ type State = "open" | "closing" | "ended";
 class StreamableHttpConnection implements McpConnection {
   private state: State = "open";
   private endpoint: URL;
-  private session: string | undefined;
-  private revision: string | undefined;
+  private readonly session = new HttpSession();
   /** Whether the server may answer with JSON-RPC batches, as the protocol layer said. */
   private acceptsBatches = false;
-  /** Set by a 404 on the session; cleared when `initialize` starts a new one. */
-  private expired = false;
   private readonly requests = new IdTable<RequestExchange>();
   private readonly controllers = new IdTable<RequestAbort>();
   /** The GET stream of server-initiated messages. */
@@ -186,11 +181,11 @@ class StreamableHttpConnection implements McpConnection {
   }
 
   get sessionId(): string | undefined {
-    return this.session;
+    return this.session.id;
   }
 
   setProtocolVersion(revision: string, rules?: WireRules): void {
-    this.revision = revision;
+    this.session.revision = revision;
     this.acceptsBatches = rules?.acceptsBatches ?? false;
   }
 
@@ -204,7 +199,7 @@ class StreamableHttpConnection implements McpConnection {
       checkOutgoingSize(text, this.limits.maxMessageBytes, KIND);
       isInitialize = "method" in message && message.method === Method.initialize;
       if (isInitialize) this.startNewSession();
-      else if (this.expired) throw this.sessionExpired(whatOf(message));
+      else if (this.session.expired) throw this.session.expiredError(whatOf(message));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -292,7 +287,7 @@ class StreamableHttpConnection implements McpConnection {
         });
       }
       const type = checkContentType(response, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE], this.context(what));
-      if (isInitialize) this.adoptSession(response);
+      if (isInitialize) this.session.adopt(response);
       return { response, type };
     } catch (error) {
       response.discard();
@@ -319,7 +314,7 @@ class StreamableHttpConnection implements McpConnection {
     what: string,
     { headers, userHeaders }: RequestHeaders,
   ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
-    const sentSession = this.session;
+    const sentSession = this.session.id;
     return exchange(this.client, { method: "POST", url: this.endpoint, headers, body: text, signal }, this.policy(what, userHeaders)).then(
       (result) => {
         if (result.movedTo) this.endpoint = result.movedTo;
@@ -333,7 +328,7 @@ class StreamableHttpConnection implements McpConnection {
     if (response.status === 404 && sentSession !== undefined) {
       response.discard();
       this.expire(sentSession);
-      throw this.sessionExpired(what, 404);
+      throw this.session.expiredError(what, 404);
     }
     const failure = await statusFailure(response, this.context(what));
     if (failure) throw failure;
@@ -442,7 +437,7 @@ class StreamableHttpConnection implements McpConnection {
     const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
     if (lastEventId !== undefined) extra["last-event-id"] = lastEventId;
     const { headers, userHeaders } = await this.headersFor(extra);
-    const sentSession = this.session;
+    const sentSession = this.session.id;
     const { response, movedTo } = await exchange(
       this.client,
       { method: "GET", url: this.endpoint, headers, signal },
@@ -510,41 +505,16 @@ class StreamableHttpConnection implements McpConnection {
       .finally(() => (this.probing = false));
   }
 
-  // --- Sessions
+  // --- Sessions (http/http-session.ts)
 
   private startNewSession(): void {
     this.stopListening();
-    this.session = undefined;
-    this.revision = undefined;
-    this.expired = false;
-  }
-
-  private adoptSession(response: HttpResponse): void {
-    const id = response.header("mcp-session-id");
-    if (id === undefined) return; // a server without sessions
-    if (!SESSION_ID_PATTERN.test(id)) {
-      throw new McpTransportError(
-        "PROTOCOL",
-        `the endpoint assigned a session id that is not 1 to 1024 visible ASCII characters`,
-      );
-    }
-    this.session = id;
+    this.session.startNew();
   }
 
   /** The server no longer knows `sentSession`: forget it, and stop listening on it. */
   private expire(sentSession: string): void {
-    if (this.session !== sentSession) return; // a newer session already replaced it
-    this.session = undefined;
-    this.expired = true;
-    this.stopListening();
-  }
-
-  private sessionExpired(what: string, httpStatus?: number): McpTransportError {
-    return new McpTransportError(
-      "PROTOCOL",
-      `the endpoint no longer knows this session (${what}); initialize a new one`,
-      httpStatus === undefined ? { kind: "session_expired", sessionExpired: true } : { kind: "session_expired", sessionExpired: true, httpStatus },
-    );
+    if (this.session.expire(sentSession)) this.stopListening();
   }
 
   // --- Bookkeeping
@@ -632,8 +602,7 @@ class StreamableHttpConnection implements McpConnection {
     own: Record<string, string>,
     messageHeaders?: Record<string, string>,
   ): RequestHeaders | Promise<RequestHeaders> {
-    if (this.session !== undefined) own["mcp-session-id"] = this.session;
-    if (this.revision !== undefined) own["mcp-protocol-version"] = this.revision;
+    this.session.stamp(own);
     return requestHeaders(this.options.headers, own, messageHeaders);
   }
 
@@ -668,31 +637,13 @@ class StreamableHttpConnection implements McpConnection {
     const wasOpen = this.state === "open";
     if (wasOpen) this.state = "closing";
     this.releaseAll();
-    if (wasOpen && this.session !== undefined) await this.deleteSession(this.session);
+    if (wasOpen && this.session.id !== undefined) {
+      await deleteSession(this.client, this.endpoint, () => Promise.resolve(this.headersFor({})), (what, userHeaders) => this.policy(what, userHeaders));
+    }
     await this.client.close();
     if (wasOpen) {
       this.state = "ended";
       this.events.closed({});
-    }
-  }
-
-  /** Ends the session on the server, best-effort and bounded; 405 (not allowed) is fine too. */
-  private async deleteSession(session: string): Promise<void> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
-    try {
-      const { headers, userHeaders } = await this.headersFor({});
-      headers["mcp-session-id"] = session;
-      const { response } = await exchange(
-        this.client,
-        { method: "DELETE", url: this.endpoint, headers, signal: controller.signal },
-        { ...this.policy("the end of the session", userHeaders), attempts: 1 },
-      );
-      response.discard();
-    } catch {
-      // Best-effort: the server forgets idle sessions on its own.
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
