@@ -27,6 +27,7 @@ import { ReadStallWatch } from "../common/read-stall.js";
 import { isMessageEvent, readSse, type SseEvent } from "./sse-reader.js";
 import { checkOutgoingSize, type Limits } from "../limits.js";
 import type { ConnectionEvents, McpConnection, SendContext } from "../transport.js";
+import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 
 export const SSE_KIND = "sse";
 
@@ -36,6 +37,7 @@ const ENDPOINT_EVENT = "endpoint";
 type State = "opening" | "open" | "closing" | "ended";
 
 export class SseConnection implements McpConnection {
+  private readonly events: EventsClosedOnce;
   private state: State = "opening";
   /** Where messages are posted, from the server's `endpoint` event. */
   private endpoint: URL | undefined;
@@ -53,10 +55,11 @@ export class SseConnection implements McpConnection {
   constructor(
     private readonly url: URL,
     private readonly options: ResolvedHttpOptions,
-    private readonly events: ConnectionEvents,
+    events: ConnectionEvents,
     private readonly limits: Limits,
     private readonly client: HttpClient,
   ) {
+    this.events = closedOnce(events);
     this.stall = new ReadStallWatch(limits.readTimeoutMs, STREAM, (id, error) => {
       if (this.state === "open") this.events.requestFailed(id, error);
     });

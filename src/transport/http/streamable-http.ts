@@ -66,6 +66,7 @@ import {
 import { RequestAbort, type AbortSignalLike } from "./request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "../common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./sse-reader.js";
+import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 import { ServerEventStream } from "./event-stream.js";
 import { DELETE_TIMEOUT_MS, HttpSession, deleteSession } from "./http-session.js";
 import { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF, reopenEventStream } from "./stream-reopen.js";
@@ -148,6 +149,7 @@ class StreamableHttpConnection implements McpConnection {
   private state: State = "open";
   private endpoint: URL;
   private readonly session = new HttpSession();
+  private readonly events: EventsClosedOnce;
   /** Whether the server may answer with JSON-RPC batches, as the protocol layer said. */
   private acceptsBatches = false;
   private readonly requests = new IdTable<RequestExchange>();
@@ -161,10 +163,11 @@ class StreamableHttpConnection implements McpConnection {
   constructor(
     url: URL,
     private readonly options: { redirect: RedirectMode; listen: boolean; headers: ResolvedHeaders },
-    private readonly events: ConnectionEvents,
+    events: ConnectionEvents,
     private readonly limits: Limits,
     private readonly client: HttpClient,
   ) {
+    this.events = closedOnce(events);
     this.endpoint = url;
     this.stalls = new StreamStallWatch(limits.readTimeoutMs, "the endpoint");
     this.serverStream = new ServerEventStream({

@@ -18,6 +18,7 @@ import { statSync } from "node:fs";
 import { McpTransportError } from "../../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { abortReason } from "../../util/abort.js";
+import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 import { checkEnv, checkEnvAllow, childEnv, defaultEnvAllow } from "./child-env.js";
 import { LineFramer } from "./line-framer.js";
 import {
@@ -302,17 +303,18 @@ class StdioConnection implements McpConnection {
   private drainTimer: NodeJS.Timeout | undefined;
   /** Our own verdict (`fail`), waiting to be reported until the child's stderr has ended. */
   private verdict: { error: McpTransportError; timer: NodeJS.Timeout } | undefined;
-  private reported = false;
   private stopped: Promise<ProcessExit | undefined> | undefined;
+  private readonly events: EventsClosedOnce;
   private closing: Promise<void> | undefined;
   private readonly stderrText = new TextDecoder("utf-8");
 
   constructor(
     readonly tree: ProcessTree,
-    private readonly events: ConnectionEvents,
+    events: ConnectionEvents,
     private readonly limits: Limits,
     private readonly settings: ConnectionSettings,
   ) {
+    this.events = closedOnce(events);
     this.tail = settings.tail;
     this.framer = new LineFramer(limits.maxMessageBytes);
     this.stall = new ReadStallWatch(limits.readTimeoutMs, "the server process", (id, error) =>
@@ -575,8 +577,6 @@ class StdioConnection implements McpConnection {
   }
 
   private report(ending: ConnectionEnding): void {
-    if (this.reported) return;
-    this.reported = true;
     this.events.closed(ending);
   }
 

@@ -12,6 +12,7 @@ import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { PingKeepAlive, type KeepAliveSettings } from "./ping-keepalive.js";
+import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 import { ReadStallWatch } from "../common/read-stall.js";
 import { isOverBytes, messageTooLarge, type Limits } from "../limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, SendContext } from "../transport.js";
@@ -50,8 +51,7 @@ export class WebSocketCloseError extends Error {
 
 /** One open WebSocket, from the upgrade to the close event. */
 export class WebSocketConnection implements McpConnection {
-  /** `events.closed` was called. */
-  private reported = false;
+  private readonly events: EventsClosedOnce;
   /** The socket is being closed (or is closed); nothing more is delivered or sent. */
   private closing = false;
   private failure: McpTransportError | undefined;
@@ -69,11 +69,12 @@ export class WebSocketConnection implements McpConnection {
 
   constructor(
     private readonly socket: WebSocket,
-    private readonly events: ConnectionEvents,
+    events: ConnectionEvents,
     private readonly limits: Limits,
     keepAlive: KeepAliveSettings,
     private readonly closeTimeoutMs: number,
   ) {
+    this.events = closedOnce(events);
     this.stall = new ReadStallWatch(limits.readTimeoutMs, PEER, (id, error) => events.requestFailed(id, error));
     this.keepAlive = new PingKeepAlive(
       keepAlive,
@@ -192,8 +193,7 @@ export class WebSocketConnection implements McpConnection {
 
   /** Tells the session once how the connection ended, and stops everything that waits on it. */
   private report(ending: ConnectionEnding): void {
-    if (this.reported) return;
-    this.reported = true;
+    if (this.events.reported) return;
     this.closing = true;
     this.stall.stop();
     this.keepAlive.stop();
