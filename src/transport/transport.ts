@@ -12,8 +12,9 @@
  * - `events.message` is called once per message received, in order, never after `events.closed`.
  * - `events.requestFailed` reports a failure that touches one request only (an HTTP status on its
  *   POST, a stalled read while it waited, a script with no answer); the connection stays usable.
- * - `events.closed` is called exactly once (common/ending.ts keeps that for every connection), when the connection ends for any reason: without an
+ * - `events.closed` is called exactly once, when the connection ends for any reason: without an
  *   error after `close()`, with an `McpTransportError` otherwise. A failure is never swallowed.
+ *   (`common/ending.ts` `closedOnce` keeps the "once" for every connection of this package.)
  * - `send` resolves once the message is handed to the wire (respecting backpressure) and rejects
  *   with an `McpTransportError` when it cannot be: LIMIT past `maxMessageBytes`, DISCONNECTED on a
  *   closed connection. It never waits forever.
