@@ -17,7 +17,7 @@ import { WebSocketTransport } from "../transport/websocket/websocket.js";
 import type { McpServerConfig } from "./server-config.js";
 import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
 
-/** The options of `TransportOptions` that only code can give (kept under its old name). */
+/** The former name of `TransportOptions`, kept for code written against it. */
 export type TransportExtras = TransportOptions;
 
 export function transportFor(config: McpServerConfig, options: TransportOptions = {}): McpTransport {
