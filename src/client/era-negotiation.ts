@@ -109,7 +109,7 @@ async function startLegacy(context: NegotiationContext, session: TransportSessio
 }
 
 async function startModern(context: NegotiationContext, session: TransportSession): Promise<ProtocolEra> {
-  const era = new ModernEra(context.modern);
+  const era = new ModernEra(context.modern, { session });
   await era.discover(session, { signal: context.signal, timeoutMs: context.timeoutMs });
   return era;
 }
@@ -135,7 +135,7 @@ function modernEvidence(error: McpTransportError): { modern: boolean; legacyOnly
 
 async function probe(context: NegotiationContext): Promise<Negotiated> {
   let session = await context.openSession();
-  const modern = new ModernEra(context.modern);
+  const modern = new ModernEra(context.modern, { session });
   // Stopped when the handshake wins the race below, so the unanswered probe does not linger.
   const probeStop = new AbortController();
   const discovery = modern.discover(session, {

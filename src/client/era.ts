@@ -13,6 +13,11 @@ import type { RequestOptions, TransportSession } from "../session/session.js";
 
 export type EraName = "legacy" | "modern";
 
+/** Where an era's requests go: the current session of whatever holds it. */
+export interface SessionSource {
+  readonly session: TransportSession;
+}
+
 export interface ProtocolEra {
   readonly name: EraName;
   /** The revision in use with this server. */
@@ -24,7 +29,12 @@ export interface ProtocolEra {
    * Sends one request the way this era does and resolves with its final result (after any
    * renewal, retry or input rounds the era runs). Throws `McpTransportError` like the session.
    */
-  request(session: TransportSession, method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<Record<string, unknown>>;
+  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<Record<string, unknown>>;
+  /**
+   * From now on, send through `source`: the connection that settled this era, whose session
+   * changes when it reconnects. Until then an era sends on the session it was settled on.
+   */
+  bind(source: SessionSource): void;
   /** Throws a clear error, before anything reaches the wire, for a method this era does not have. */
   checkMethod(method: string, label: string): void;
 }

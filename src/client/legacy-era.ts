@@ -6,7 +6,7 @@ import { McpTransportError } from "../errors.js";
 import { ModernMethod } from "../protocol/modern.js";
 import type { Implementation, InitializeResult, ServerCapabilities } from "../protocol/schemas.js";
 import type { RequestOptions, TransportSession } from "../session/session.js";
-import type { EraName, ProtocolEra } from "./era.js";
+import type { EraName, ProtocolEra, SessionSource } from "./era.js";
 import { initializeLegacy, type HandshakeOptions } from "./legacy-handshake.js";
 
 /** Methods that exist only in the modern era. */
@@ -18,14 +18,21 @@ export class LegacyEra implements ProtocolEra {
   private revision!: string;
   private renewal: Promise<void> | undefined;
 
-  private constructor(private readonly handshake: Omit<HandshakeOptions, "signal">) {}
+  private constructor(
+    private readonly handshake: Omit<HandshakeOptions, "signal">,
+    private source: SessionSource,
+  ) {}
 
   /** Runs the handshake on an open session. */
   static async start(session: TransportSession, options: HandshakeOptions): Promise<LegacyEra> {
     const { signal, ...handshake } = options;
-    const era = new LegacyEra(handshake);
+    const era = new LegacyEra(handshake, { session });
     await era.initialize(session, signal);
     return era;
+  }
+
+  bind(source: SessionSource): void {
+    this.source = source;
   }
 
   get protocolVersion(): string {
@@ -54,12 +61,9 @@ export class LegacyEra implements ProtocolEra {
     }
   }
 
-  request(
-    session: TransportSession,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: RequestOptions,
-  ): Promise<Record<string, unknown>> {
+  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<Record<string, unknown>> {
+    // The session of this call, renewed on it if the server forgot it.
+    const session = this.source.session;
     // A plain handler rather than an async function: one promise and one hop less on every call.
     return session.request(method, params, options).then(undefined, (error: unknown) => this.renewAndRetry(error, session, method, params, options));
   }

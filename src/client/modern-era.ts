@@ -24,7 +24,7 @@ import { schemas } from "../protocol/schema-registry.js";
 import { LATEST_MODERN_REVISION, MODERN_REVISIONS } from "../protocol/revisions.js";
 import type { Implementation, LoggingLevel, ServerCapabilities } from "../protocol/schemas.js";
 import type { EraWireRules, RequestOptions, TransportSession } from "../session/session.js";
-import type { EraName, ProtocolEra } from "./era.js";
+import type { EraName, ProtocolEra, SessionSource } from "./era.js";
 import type { ClientCapabilities, ClientHandlers } from "./handlers.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, answerInputRequests, retryParams } from "./input-rounds.js";
 import { headerParamsOf, modernHeaders, type HeaderParam } from "./modern-headers.js";
@@ -86,7 +86,11 @@ export class ModernEra implements ProtocolEra {
   private readonly cache: ResultCache;
   private readonly maxInputRounds: number;
 
-  constructor(private readonly options: ModernEraOptions) {
+  /** @param source where requests go until `bind` says otherwise: the session the era is settled on */
+  constructor(
+    private readonly options: ModernEraOptions,
+    private source: SessionSource,
+  ) {
     this.revision = options.protocolVersion ?? LATEST_MODERN_REVISION;
     this.cache = new ResultCache(options.server);
     this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
@@ -95,7 +99,7 @@ export class ModernEra implements ProtocolEra {
   /** Asks the server who it is and which revisions it speaks, and settles on one. */
   async discover(session: TransportSession, options: RequestOptions): Promise<DiscoverResult> {
     session.setProtocolVersion(this.revision, MODERN_WIRE_RULES);
-    const raw = await this.request(session, ModernMethod.discover, undefined, { ...options, label: options.label ?? "server/discover" });
+    const raw = await this.requestOn(session, ModernMethod.discover, undefined, { ...options, label: options.label ?? "server/discover" });
     const result = parseResult(schemas().DiscoverResultSchema, raw, "server/discover", session.description);
     const shared = MODERN_REVISIONS.find((revision) => result.supportedVersions.includes(revision));
     if (!shared) {
@@ -153,7 +157,16 @@ export class ModernEra implements ProtocolEra {
     }
   }
 
-  async request(
+  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<Record<string, unknown>> {
+    return this.requestOn(this.source.session, method, params, options);
+  }
+
+  bind(source: SessionSource): void {
+    this.source = source;
+  }
+
+  /** One request on `session`, with the era's recoveries and input rounds, all on that session. */
+  private async requestOn(
     session: TransportSession,
     method: string,
     params: Record<string, unknown> | undefined,
@@ -279,7 +292,7 @@ export class ModernEra implements ProtocolEra {
     this.cache.invalidate([Method.toolsList]);
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const result = await this.request(session, Method.toolsList, cursor === undefined ? undefined : { cursor }, {
+      const result = await this.requestOn(session, Method.toolsList, cursor === undefined ? undefined : { cursor }, {
         signal: options.signal,
         timeoutMs: options.timeoutMs,
         label: "listTools (after a header mismatch)",

@@ -113,8 +113,8 @@ export class ServerConnection {
     try {
       const era = this.era;
       era.checkMethod(method, options.label);
-      if (!this.reconnection) return era.request(this.current, method, params, options);
-      return this.waitForReconnection(options).then(() => this.era.request(this.current, method, params, options));
+      if (!this.reconnection) return era.request(method, params, options);
+      return this.waitForReconnection(options).then(() => this.era.request(method, params, options));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -181,6 +181,8 @@ export class ServerConnection {
     });
     this.protocol = era;
     this.current = session;
+    // The era sends on this connection's current session from now on, through reconnections.
+    era.bind(this);
   }
 
   /** A session for the negotiation: the given one first, then new ones; handlers and listeners installed. */

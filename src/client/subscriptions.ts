@@ -48,7 +48,7 @@ export class Subscriptions {
     if (era.name === "legacy") {
       for (const uri of this.filter.resourceSubscriptions ?? []) {
         if (this.subscribedUris.has(uri)) continue;
-        await era.request(session, Method.resourcesSubscribe, { uri }, { timeoutMs, label: `subscribe ${JSON.stringify(uri)}` });
+        await era.request(Method.resourcesSubscribe, { uri }, { timeoutMs, label: `subscribe ${JSON.stringify(uri)}` });
         this.subscribedUris.add(uri);
       }
       return this.filter;
@@ -91,7 +91,7 @@ export class Subscriptions {
         stopAck();
       };
       era
-        .request(session, ModernMethod.subscriptionsListen, { notifications: this.filter }, {
+        .request(ModernMethod.subscriptionsListen, { notifications: this.filter }, {
           longLived: true,
           signal: stream.signal,
           label: "subscriptions/listen",
