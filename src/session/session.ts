@@ -25,7 +25,7 @@ import { abortReason } from "../util/abort.js";
 import { checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
 import { MAX_TIMER_MS, checkWholeNumber } from "../util/whole-number.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext, WireRules } from "../transport/transport.js";
-import { Deadlines, monotonicNow, type Deadline } from "./deadlines.js";
+import { Deadlines, monotonicNow, type Deadline } from "../collections/deadlines.js";
 import { SignalWatch } from "./signal-watch.js";
 import { InFlightSlots, type SlotWaiter } from "./slots.js";
 

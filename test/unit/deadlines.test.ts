@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { Deadlines, monotonicNow, type Deadline } from "../../src/session/deadlines.js";
+import { Deadlines, monotonicNow, type Deadline } from "../../src/collections/deadlines.js";
 
 interface Entry extends Deadline {
   name: string;

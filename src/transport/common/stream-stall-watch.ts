@@ -3,14 +3,13 @@
  * Streamable HTTP reads each request's reply on a stream of its own, so one silent reply must
  * fail alone while the others keep arriving.
  *
- * One timer per connection, not per stream: a stream's activity only records a timestamp, and
- * the timer, when it fires, fails the streams silent for the whole ceiling and re-arms itself
- * for the earliest of the others. It is unref'd (the session's own deadlines keep the process
- * alive while a request waits) and not cleared when the last stream stops: a connection sending
- * one request at a time would otherwise make and clear a timer per request. Firing with nothing
- * watched, it lapses; `close()` clears it.
+ * On the one clock (collections/deadlines.ts): each stream is due `readTimeoutMs` after its last
+ * activity, and activity only records a timestamp, with no heap work per chunk. When a stream
+ * comes due, it has stalled if nothing arrived since; otherwise it is due again from its last
+ * activity. The clock's timer never keeps the process alive: the session's own deadlines do,
+ * while a request waits.
  */
-import { IdTable } from "../../collections/id-table.js";
+import { Deadlines, monotonicNow, type Deadline } from "../../collections/deadlines.js";
 import { McpTransportError } from "../../errors.js";
 
 /** One stream under watch. */
@@ -21,29 +20,27 @@ export interface WatchedStream {
   stop(): void;
 }
 
-class Watched implements WatchedStream {
-  lastActivity = Date.now();
+class Watched implements WatchedStream, Deadline {
+  dueAt = 0;
+  heapIndex = -1;
+  lastActivity = monotonicNow();
 
   constructor(
-    private readonly owner: IdTable<Watched>,
-    /** Its key in the owner's table. */
-    private readonly key: number,
+    private readonly clock: Deadlines<Watched>,
     readonly onStall: (error: McpTransportError) => void,
   ) {}
 
   activity(): void {
-    this.lastActivity = Date.now();
+    this.lastActivity = monotonicNow();
   }
 
   stop(): void {
-    this.owner.delete(this.key);
+    this.clock.delete(this);
   }
 }
 
 export class StreamStallWatch {
-  private readonly streams = new IdTable<Watched>();
-  private nextKey = 1;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly clock = new Deadlines<Watched>((stream) => this.due(stream), { keepsProcessAlive: false });
 
   constructor(
     private readonly readTimeoutMs: number,
@@ -53,46 +50,29 @@ export class StreamStallWatch {
 
   /** Watches a new stream from now on; `onStall` hears TIMEOUT once, after which it is no longer watched. */
   watch(onStall: (error: McpTransportError) => void): WatchedStream {
-    const key = this.nextKey++;
-    const stream = new Watched(this.streams, key, onStall);
-    this.streams.set(key, stream);
-    this.timer ??= this.arm(this.readTimeoutMs);
+    const stream = new Watched(this.clock, onStall);
+    this.clock.set(stream, stream.lastActivity + this.readTimeoutMs);
     return stream;
   }
 
   /** Stops every watch and the timer. */
   close(): void {
-    this.streams.clear();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.clock.stop();
   }
 
-  private arm(delay: number): NodeJS.Timeout {
-    const timer = setTimeout(() => this.check(), delay);
-    timer.unref();
-    return timer;
-  }
-
-  private check(): void {
-    this.timer = undefined;
-    const now = Date.now();
-    let nextDue = Infinity;
-    const stalled: Watched[] = [];
-    for (const stream of this.streams.valueList()) {
-      const silentFor = now - stream.lastActivity;
-      if (silentFor >= this.readTimeoutMs) stalled.push(stream);
-      else nextDue = Math.min(nextDue, this.readTimeoutMs - silentFor);
+  private due(stream: Watched): void {
+    const dueAgainAt = stream.lastActivity + this.readTimeoutMs;
+    // Node's timers may fire a little early by the monotonic clock; the clock itself allows for it.
+    if (dueAgainAt > monotonicNow()) {
+      this.clock.set(stream, dueAgainAt);
+      return;
     }
-    if (nextDue !== Infinity) this.timer = this.arm(nextDue);
-    for (const stream of stalled) {
-      stream.stop();
-      stream.onStall(
-        new McpTransportError(
-          "TIMEOUT",
-          `${this.peer} sent nothing for ${this.readTimeoutMs} ms while a request waited (readTimeoutMs)`,
-          { timeoutMs: this.readTimeoutMs },
-        ),
-      );
-    }
+    stream.onStall(
+      new McpTransportError(
+        "TIMEOUT",
+        `${this.peer} sent nothing for ${this.readTimeoutMs} ms while a request waited (readTimeoutMs)`,
+        { timeoutMs: this.readTimeoutMs },
+      ),
+    );
   }
 }

@@ -1,5 +1,7 @@
 /**
- * The end-to-end deadlines of one session's requests, kept by a single timer.
+ * Many deadlines kept by a single timer: the one clock of mcpwire. The session keeps its
+ * requests' end-to-end deadlines here, and the read-stall watch of the transports its streams'
+ * silences (transport/common/stream-stall-watch.ts).
  *
  * A timer per request costs, on every call, a timer object, a timer-list insert and removal and
  * two event-loop ref toggles, for a deadline that almost never fires. Here the deadlines sit in
@@ -9,7 +11,8 @@
  * what is left.
  *
  * While a deadline is in the heap the timer is ref'd: a waiting request keeps the process alive,
- * as a per-request timer did. Once the heap is empty the timer is unref'd and left to lapse on
+ * as a per-request timer did (unless made with `keepsProcessAlive: false`, for watches that only
+ * ever stand beside a deadline of the session). Once the heap is empty the timer is unref'd and left to lapse on
  * its own (it then finds nothing due and is not re-armed): keeping it costs nothing and spares
  * the next request a new timer. `stop()` clears it for good.
  */
@@ -33,8 +36,15 @@ export class Deadlines<T extends Deadline> {
   private firesAt = Infinity;
   private timerRefd = false;
 
+  private readonly keepsProcessAlive: boolean;
+
   /** @param onDue called once for each entry whose time came; the entry has left the heap. */
-  constructor(private readonly onDue: (entry: T) => void) {}
+  constructor(
+    private readonly onDue: (entry: T) => void,
+    options: { keepsProcessAlive?: boolean } = {},
+  ) {
+    this.keepsProcessAlive = options.keepsProcessAlive ?? true;
+  }
 
   /** Entries waiting. */
   get size(): number {
@@ -90,7 +100,7 @@ export class Deadlines<T extends Deadline> {
     const first = this.heap[0];
     if (!first) return;
     if (this.timer && this.firesAt <= first.dueAt) {
-      if (!this.timerRefd) {
+      if (!this.timerRefd && this.keepsProcessAlive) {
         this.timer.ref();
         this.timerRefd = true;
       }
@@ -102,7 +112,8 @@ export class Deadlines<T extends Deadline> {
     const delay = Math.max(1, Math.ceil(first.dueAt - now));
     this.firesAt = now + delay;
     this.timer = setTimeout(this.fire, delay);
-    this.timerRefd = true;
+    if (this.keepsProcessAlive) this.timerRefd = true;
+    else this.timer.unref();
   }
 
   private readonly fire = (): void => {
