@@ -27,7 +27,85 @@ runs=(
   "0.1.16 sse-retry 2025-11-25"
   "0.2.0-alpha.12 tools_call 2026-07-28"
   "0.2.0-alpha.12 request-metadata 2026-07-28"
+  # Authorization: every core auth/* scenario under each spec version it applies to (the
+  # extension ones, client credentials, enterprise-managed, DPoP and workload identity, are not
+  # among them).
+  "0.1.16 auth/metadata-default 2025-11-25"
+  "0.1.16 auth/metadata-var1 2025-11-25"
+  "0.1.16 auth/metadata-var2 2025-11-25"
+  "0.1.16 auth/metadata-var3 2025-11-25"
+  "0.1.16 auth/basic-cimd 2025-11-25"
+  "0.1.16 auth/scope-from-www-authenticate 2025-11-25"
+  "0.1.16 auth/scope-from-scopes-supported 2025-11-25"
+  "0.1.16 auth/scope-omitted-when-undefined 2025-11-25"
+  "0.1.16 auth/scope-step-up 2025-11-25"
+  "0.1.16 auth/scope-retry-limit 2025-11-25"
+  "0.1.16 auth/token-endpoint-auth-basic 2025-06-18"
+  "0.1.16 auth/token-endpoint-auth-basic 2025-11-25"
+  "0.1.16 auth/token-endpoint-auth-post 2025-06-18"
+  "0.1.16 auth/token-endpoint-auth-post 2025-11-25"
+  "0.1.16 auth/token-endpoint-auth-none 2025-06-18"
+  "0.1.16 auth/token-endpoint-auth-none 2025-11-25"
+  "0.1.16 auth/pre-registration 2025-11-25"
+  "0.1.16 auth/2025-03-26-oauth-metadata-backcompat 2025-03-26"
+  "0.1.16 auth/2025-03-26-oauth-endpoint-fallback 2025-03-26"
+  "0.1.16 auth/resource-mismatch draft"
+  "0.1.16 auth/offline-access-scope draft"
+  "0.1.16 auth/offline-access-not-supported draft"
+  "0.2.0-alpha.12 auth/metadata-default 2025-11-25"
+  "0.2.0-alpha.12 auth/metadata-default 2026-07-28"
+  "0.2.0-alpha.12 auth/metadata-var1 2025-11-25"
+  "0.2.0-alpha.12 auth/metadata-var1 2026-07-28"
+  "0.2.0-alpha.12 auth/metadata-var2 2025-11-25"
+  "0.2.0-alpha.12 auth/metadata-var2 2026-07-28"
+  "0.2.0-alpha.12 auth/metadata-var3 2025-11-25"
+  "0.2.0-alpha.12 auth/metadata-var3 2026-07-28"
+  "0.2.0-alpha.12 auth/basic-cimd 2025-11-25"
+  "0.2.0-alpha.12 auth/basic-cimd 2026-07-28"
+  "0.2.0-alpha.12 auth/scope-from-www-authenticate 2025-11-25"
+  "0.2.0-alpha.12 auth/scope-from-www-authenticate 2026-07-28"
+  "0.2.0-alpha.12 auth/scope-from-scopes-supported 2025-11-25"
+  "0.2.0-alpha.12 auth/scope-from-scopes-supported 2026-07-28"
+  "0.2.0-alpha.12 auth/scope-omitted-when-undefined 2025-11-25"
+  "0.2.0-alpha.12 auth/scope-omitted-when-undefined 2026-07-28"
+  "0.2.0-alpha.12 auth/scope-step-up 2025-11-25"
+  "0.2.0-alpha.12 auth/scope-step-up 2026-07-28"
+  "0.2.0-alpha.12 auth/scope-retry-limit 2025-11-25"
+  "0.2.0-alpha.12 auth/scope-retry-limit 2026-07-28"
+  "0.2.0-alpha.12 auth/pre-registration 2025-11-25"
+  "0.2.0-alpha.12 auth/pre-registration 2026-07-28"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-basic 2025-06-18"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-basic 2025-11-25"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-basic 2026-07-28"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-post 2025-06-18"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-post 2025-11-25"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-post 2026-07-28"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-none 2025-06-18"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-none 2025-11-25"
+  "0.2.0-alpha.12 auth/token-endpoint-auth-none 2026-07-28"
+  "0.2.0-alpha.12 auth/2025-03-26-oauth-metadata-backcompat 2025-03-26"
+  "0.2.0-alpha.12 auth/2025-03-26-oauth-endpoint-fallback 2025-03-26"
+  "0.2.0-alpha.12 auth/resource-mismatch 2026-07-28"
+  "0.2.0-alpha.12 auth/offline-access-scope 2026-07-28"
+  "0.2.0-alpha.12 auth/offline-access-not-supported 2026-07-28"
+  "0.2.0-alpha.12 auth/authorization-server-migration 2026-07-28"
+  "0.2.0-alpha.12 auth/iss-supported 2026-07-28"
+  "0.2.0-alpha.12 auth/iss-not-advertised 2026-07-28"
+  "0.2.0-alpha.12 auth/iss-supported-missing 2026-07-28"
+  "0.2.0-alpha.12 auth/iss-wrong-issuer 2026-07-28"
+  "0.2.0-alpha.12 auth/iss-unexpected 2026-07-28"
+  "0.2.0-alpha.12 auth/iss-normalized 2026-07-28"
+  "0.2.0-alpha.12 auth/metadata-issuer-mismatch 2026-07-28"
 )
+
+# `scripts/conformance.sh <pattern>` runs only the runs whose line matches the pattern (grep -E).
+if (( $# > 0 )); then
+  selected=()
+  for run in "${runs[@]}"; do
+    if grep -qE -- "$1" <<<"$run"; then selected+=("$run"); fi
+  done
+  runs=("${selected[@]}")
+fi
 
 if [[ ! -x "$node22" || ! -f "${suites[0.1.16]}" || ! -f "${suites[0.2.0-alpha.12]}" ]]; then
   (cd "$tools" && npm ci --no-audit --no-fund)

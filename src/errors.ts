@@ -55,6 +55,11 @@ export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "stream_broken",
 ];
 
+/** The step of an OAuth flow that failed (see the README's OAuth section). */
+export type McpAuthStep = "discovery" | "registration" | "authorization" | "token" | "refresh";
+
+export const AUTH_STEPS: readonly McpAuthStep[] = ["discovery", "registration", "authorization", "token", "refresh"];
+
 /** Only a failure that may go away by itself is worth trying again. */
 const RETRYABLE: ReadonlySet<McpFailureReason> = new Set(["UNAVAILABLE", "TIMEOUT"]);
 
@@ -89,6 +94,13 @@ export interface McpTransportErrorDetails {
    * not resumable in that revision, so the client re-issues the request once with a new id.
    */
   streamBroken?: boolean;
+  /** OAuth: the step of the flow that failed. */
+  authStep?: McpAuthStep;
+  /**
+   * OAuth: the `error` code an authorization server answered with (`invalid_grant`,
+   * `access_denied`...), as it sent it. Its `error_description` is never kept.
+   */
+  oauthError?: string;
   /** The server's own error text, verbatim. Never copied into `message`. */
   serverMessage?: string;
   /** The `data` member of the server's JSON-RPC error, verbatim. */
@@ -115,6 +127,8 @@ export class McpTransportError extends Error {
   declare readonly method?: string;
   declare readonly sessionExpired?: boolean;
   declare readonly streamBroken?: boolean;
+  declare readonly authStep?: McpAuthStep;
+  declare readonly oauthError?: string;
   declare readonly serverMessage?: string;
   declare readonly serverData?: unknown;
 
@@ -156,6 +170,8 @@ export class McpTransportError extends Error {
       method: this.method,
       sessionExpired: this.sessionExpired,
       streamBroken: this.streamBroken,
+      authStep: this.authStep,
+      oauthError: this.oauthError,
       serverMessage: this.serverMessage,
       serverData: this.serverData,
     };

@@ -41,9 +41,11 @@ export {
   McpTransportError,
   FAILURE_REASONS,
   FAILURE_KINDS,
+  AUTH_STEPS,
   isMcpTransportError,
   type McpFailureReason,
   type McpFailureKind,
+  type McpAuthStep,
   type McpTransportErrorDetails,
 } from "./errors.js";
 export {
@@ -103,6 +105,21 @@ export { HttpTransport, FALLBACK_STATUSES } from "./transport/http/http-fallback
 export type { HttpEndpointOptions } from "./transport/http/http-options.js";
 export type { FetchLike, FetchLikeResponse } from "./transport/http/http-client.js";
 export type { RedirectMode } from "./transport/http/endpoint-policy.js";
+export type { AuthProvider, AuthRequest, AuthRefusal, HttpAccess } from "./transport/http/auth-provider.js";
+export { parseWwwAuthenticate, type AuthChallenge } from "./transport/http/www-authenticate.js";
+export { oauth, REFRESH_MARGIN_MS, type OAuthOptions } from "./auth/oauth.js";
+export type { AuthorizeFunction } from "./auth/authorization-code.js";
+export type { RedirectUriOption } from "./auth/oauth-options.js";
+export {
+  memoryTokenStore,
+  fileTokenStore,
+  defaultTokenDirectory,
+  type TokenStore,
+  type TokenStoreKey,
+  type StoredCredentials,
+  type StoredClient,
+  type StoredTokens,
+} from "./auth/token-store.js";
 export {
   LEGACY_REVISIONS,
   MODERN_REVISIONS,

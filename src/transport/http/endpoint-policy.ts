@@ -85,7 +85,7 @@ export function isSuccessStatus(status: number): boolean {
  * refused and will be again), a 5xx is UNAVAILABLE (the server may recover).
  */
 export function failureForStatus(
-  response: HttpResponse,
+  response: Pick<HttpResponse, "status" | "header">,
   context: { what: string },
 ): McpTransportError | undefined {
   const status = response.status;
@@ -104,7 +104,7 @@ export function failureForStatus(
   }
   const hint =
     status === 401 || status === 403
-      ? ": the endpoint wants credentials; pass them in the `headers` option"
+      ? ": the endpoint wants credentials; give them with the `auth` option (e.g. oauth()) or the `headers` option"
       : status >= 400 && status < 500
         ? ""
         : ": not a status MCP uses here";

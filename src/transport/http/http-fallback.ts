@@ -44,7 +44,7 @@ export class HttpTransport implements McpTransport {
     this.modern = new StreamableHttpTransport(url, options);
     this.url = this.modern.url;
     this.description = this.modern.description;
-    const sseOptions = { headers: options.headers, fetch: options.fetch, redirect: options.redirect };
+    const sseOptions = { headers: options.headers, fetch: options.fetch, redirect: options.redirect, auth: options.auth };
     this.legacy = legacyUrls(this.url).map((candidate) => new SseTransport(candidate, sseOptions));
   }
 

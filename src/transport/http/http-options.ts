@@ -12,6 +12,7 @@ import type { FetchLike, HttpClient } from "./http-client.js";
 import { NodeHttpClient } from "./node-http-client.js";
 import { describeValue } from "../limits.js";
 import { didYouMean, firstUnknownKey } from "../../util/option-names.js";
+import { isAuthProvider, type AuthProvider } from "./auth-provider.js";
 
 /** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
 export type HeadersOption =
@@ -37,11 +38,17 @@ export interface HttpEndpointOptions {
    * @default "same-origin"
    */
   redirect?: RedirectMode;
+  /**
+   * Authorizes every request and settles the server's 401 and 403 `insufficient_scope`
+   * refusals: `oauth({...})`, or any `AuthProvider`. Not together with an `Authorization` header.
+   */
+  auth?: AuthProvider;
 }
 
 /** The same options, checked, with their defaults. */
 export interface ResolvedHttpOptions {
   redirect: RedirectMode;
+  auth: AuthProvider | undefined;
   fetch: FetchLike | undefined;
   /** Fixed headers are checked (and their names lower-cased) once, here; a function per request. */
   headers: ResolvedHeaders;
@@ -76,7 +83,7 @@ export function checkEndpointUrl(url: string | URL, transportName: string, examp
 }
 
 /** The options every HTTP transport takes. */
-export const HTTP_ENDPOINT_OPTION_NAMES = ["headers", "fetch", "redirect"] as const satisfies readonly (keyof HttpEndpointOptions)[];
+export const HTTP_ENDPOINT_OPTION_NAMES = ["headers", "fetch", "redirect", "auth"] as const satisfies readonly (keyof HttpEndpointOptions)[];
 
 /**
  * Checks the shared options and applies their defaults; a wrong one is a TypeError naming it, and
@@ -104,10 +111,30 @@ export function resolveHttpOptions(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError(`${transportName}: "fetch" must be a function, got a ${typeof options.fetch}`);
   }
+  if (options.auth !== undefined && !isAuthProvider(options.auth)) {
+    throw new TypeError(`${transportName}: "auth" must be an AuthProvider (headers, challenged), e.g. oauth({ authorize })`);
+  }
   const given = options.headers ?? {};
   const headers =
     typeof given === "function" ? given : checkHeaders(given, `${transportName}: "headers"`, (message) => new TypeError(message));
-  return { redirect, fetch: options.fetch, headers };
+  if (options.auth !== undefined && typeof headers !== "function" && "authorization" in headers) {
+    throw new TypeError(
+      `${transportName}: "auth" and an Authorization header both authorize the requests; give one of them (the auth provider sets Authorization itself)`,
+    );
+  }
+  const checked = options.auth === undefined || typeof headers !== "function" ? headers : refusingAuthorization(headers);
+  return { redirect, fetch: options.fetch, headers: checked, auth: options.auth };
+}
+
+/** A headers function whose result may not carry Authorization, since the auth provider sets it. */
+function refusingAuthorization(option: () => Record<string, string> | Promise<Record<string, string>>): () => Promise<Record<string, string>> {
+  return async () => {
+    const given = await option();
+    if (typeof given === "object" && given !== null && Object.keys(given).some((name) => name.toLowerCase() === "authorization")) {
+      throw new McpTransportError("PROTOCOL", `the headers function returned an Authorization header beside the "auth" option; give one of them`);
+    }
+    return given;
+  };
 }
 
 /** The HTTP client of one connection: the user's `fetch`, or a keep-alive `node:http` client of its own. */
@@ -193,6 +220,7 @@ async function computedHeaders(option: () => Record<string, string> | Promise<Re
   try {
     given = await option();
   } catch (cause) {
+    if (cause instanceof McpTransportError) throw cause;
     throw new McpTransportError("UNAVAILABLE", `the headers function failed`, { cause });
   }
   return checkHeaders(given, "the headers function's result", (message) => new McpTransportError("PROTOCOL", `${message}`));

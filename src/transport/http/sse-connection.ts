@@ -19,7 +19,9 @@ import { McpTransportError } from "../../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { abortReason } from "../../util/abort.js";
 import { disconnected } from "./disconnected.js";
-import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, exchange, statusFailure } from "./endpoint-policy.js";
+import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, statusFailure } from "./endpoint-policy.js";
+import type { HttpAccess } from "./auth-provider.js";
+import { authorizedExchange } from "./authorized-exchange.js";
 import type { HttpClient, HttpResponse } from "./http-client.js";
 import { requestHeaders, whatOf, type ResolvedHttpOptions } from "./http-options.js";
 import { RequestAbort } from "./request-abort.js";
@@ -51,6 +53,8 @@ export class SseConnection implements McpConnection {
   private closing: Promise<void> | undefined;
   /** Settles the opening: the endpoint arrived, or the stream ended first. */
   private opened: { resolve(): void; reject(error: unknown): void } | undefined;
+  /** What the auth provider, if any, is lent for its own requests. */
+  private readonly access: HttpAccess;
 
   constructor(
     private readonly url: URL,
@@ -60,6 +64,7 @@ export class SseConnection implements McpConnection {
     private readonly client: HttpClient,
   ) {
     this.events = closedOnce(events);
+    this.access = { server: url, client, maxBytes: limits.maxMessageBytes, readTimeoutMs: limits.readTimeoutMs, redirect: options.redirect };
     this.stall = new ReadStallWatch(limits.readTimeoutMs, STREAM, (id, error) => {
       if (this.state === "open") this.events.requestFailed(id, error);
     });
@@ -129,8 +134,9 @@ export class SseConnection implements McpConnection {
     }, this.limits.timeoutMs);
     try {
       const { headers, userHeaders } = await requestHeaders(this.options.headers, { "content-type": JSON_MEDIA_TYPE }, context?.headers);
-      const { response } = await exchange(
-        this.client,
+      const { response } = await authorizedExchange(
+        this.options.auth,
+        this.access,
         { method: "POST", url: endpoint, headers, body: text, signal: controller.signal },
         { redirect: this.options.redirect, userHeaders, what },
       );
@@ -171,8 +177,9 @@ export class SseConnection implements McpConnection {
 
   private async openStream(): Promise<{ response: HttpResponse; base: URL }> {
     const { headers, userHeaders } = await requestHeaders(this.options.headers, { accept: SSE_MEDIA_TYPE });
-    const { response, url } = await exchange(
-      this.client,
+    const { response, url } = await authorizedExchange(
+      this.options.auth,
+      this.access,
       { method: "GET", url: this.url, headers, signal: this.stream.signal },
       { redirect: this.options.redirect, userHeaders, what: STREAM },
     );

@@ -51,6 +51,8 @@ import {
   type RedirectMode,
 } from "./endpoint-policy.js";
 import type { HttpClient, HttpResponse } from "./http-client.js";
+import type { AuthProvider, HttpAccess } from "./auth-provider.js";
+import { authorizedExchange, withAuthHeaders } from "./authorized-exchange.js";
 import {
   checkEndpointUrl,
   httpClientFor,
@@ -159,16 +161,19 @@ class StreamableHttpConnection implements McpConnection {
   private probing = false;
   private closing: Promise<void> | undefined;
   private readonly stalls: StreamStallWatch;
+  /** What the auth provider, if any, is lent for its own requests. */
+  private readonly access: HttpAccess;
 
   constructor(
     url: URL,
-    private readonly options: { redirect: RedirectMode; listen: boolean; headers: ResolvedHeaders },
+    private readonly options: { redirect: RedirectMode; listen: boolean; headers: ResolvedHeaders; auth: AuthProvider | undefined },
     events: ConnectionEvents,
     private readonly limits: Limits,
     private readonly client: HttpClient,
   ) {
     this.events = closedOnce(events);
     this.endpoint = url;
+    this.access = { server: url, client, maxBytes: limits.maxMessageBytes, readTimeoutMs: limits.readTimeoutMs, redirect: options.redirect };
     this.stalls = new StreamStallWatch(limits.readTimeoutMs, "the endpoint");
     this.serverStream = new ServerEventStream({
       maxEventBytes: limits.maxMessageBytes,
@@ -318,7 +323,8 @@ class StreamableHttpConnection implements McpConnection {
     { headers, userHeaders }: RequestHeaders,
   ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
     const sentSession = this.session.id;
-    return exchange(this.client, { method: "POST", url: this.endpoint, headers, body: text, signal }, this.policy(what, userHeaders)).then(
+    const request = { method: "POST" as const, url: this.endpoint, headers, body: text, signal };
+    return authorizedExchange(this.options.auth, this.access, request, this.policy(what, userHeaders)).then(
       (result) => {
         if (result.movedTo) this.endpoint = result.movedTo;
         return { response: result.response, sentSession };
@@ -441,8 +447,9 @@ class StreamableHttpConnection implements McpConnection {
     if (lastEventId !== undefined) extra["last-event-id"] = lastEventId;
     const { headers, userHeaders } = await this.headersFor(extra);
     const sentSession = this.session.id;
-    const { response, movedTo } = await exchange(
-      this.client,
+    const { response, movedTo } = await authorizedExchange(
+      this.options.auth,
+      this.access,
       { method: "GET", url: this.endpoint, headers, signal },
       this.policy(what, userHeaders),
     );
@@ -641,7 +648,12 @@ class StreamableHttpConnection implements McpConnection {
     if (wasOpen) this.state = "closing";
     this.releaseAll();
     if (wasOpen && this.session.id !== undefined) {
-      await deleteSession(this.client, this.endpoint, () => Promise.resolve(this.headersFor({})), (what, userHeaders) => this.policy(what, userHeaders));
+      const headers = async () => {
+        const { headers, userHeaders } = await this.headersFor({});
+        const signed = await withAuthHeaders(this.options.auth, this.access, { method: "DELETE", url: this.endpoint, headers, signal: new RequestAbort() });
+        return { headers: signed.headers, userHeaders };
+      };
+      await deleteSession(this.client, this.endpoint, headers, (what, userHeaders) => this.policy(what, userHeaders));
     }
     await this.client.close();
     if (wasOpen) {

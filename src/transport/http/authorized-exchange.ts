@@ -1,0 +1,94 @@
+/**
+ * One HTTP exchange with the MCP server under an `AuthProvider` (http/auth-provider.ts): the
+ * provider's headers go on the request; a refusal that asks for credentials (401, or 403 with
+ * `insufficient_scope`) is handed to the provider, and the same request goes again with the
+ * headers it gives then, at most `MAX_AUTH_ROUNDS` times. The provider decides whether a round
+ * is worth it (OAuth tries one refresh, one authorization and one step-up per request); when it
+ * has nothing new to try, the refusal is reported as the endpoint policy reports any status.
+ * Without a provider this is the plain exchange, with nothing added to the path of a call.
+ */
+import { parseWwwAuthenticate } from "./www-authenticate.js";
+import { McpTransportError } from "../../errors.js";
+import { exchange, type Exchange, type ExchangeOptions } from "./endpoint-policy.js";
+import type { AuthProvider, AuthRequest, HttpAccess } from "./auth-provider.js";
+import type { HttpRequest, HttpResponse } from "./http-client.js";
+
+export function authorizedExchange(
+  auth: AuthProvider | undefined,
+  access: HttpAccess,
+  request: HttpRequest,
+  options: ExchangeOptions,
+): Promise<Exchange> {
+  if (auth === undefined) return exchange(access.client, request, options);
+  return exchangeWithAuth(auth, access, request, options);
+}
+
+/** Refusals of one request handed to the provider before the next one is reported as it is. */
+export const MAX_AUTH_ROUNDS = 4;
+
+async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request: HttpRequest, options: ExchangeOptions): Promise<Exchange> {
+  const asked: AuthRequest = { method: request.method, url: request.url, signal: request.signal, http: access, tried: new Set() };
+  for (let round = 1; ; round++) {
+    const sent = await headersOf(auth, asked);
+    const result = await exchange(access.client, withHeaders(request, sent), options);
+    if (round > MAX_AUTH_ROUNDS || !asksForCredentials(result.response)) return result;
+    const status = result.response.status;
+    const wwwAuthenticate = result.response.header("www-authenticate");
+    result.response.discard();
+    if (!(await auth.challenged({ ...asked, status, wwwAuthenticate, sent }))) throw stillRefused(status, wwwAuthenticate, options.what);
+  }
+}
+
+/** A refusal the provider had nothing more to try for: PROTOCOL with the status and challenge kept. */
+function stillRefused(status: number, wwwAuthenticate: string | undefined, what: string): McpTransportError {
+  const why =
+    status === 403
+      ? "the authorization granted does not cover it, and asking for more scope would not change that"
+      : "the credentials obtained were refused too";
+  return new McpTransportError("PROTOCOL", `the endpoint refused ${what} with HTTP ${status}: ${why}`, {
+    httpStatus: status,
+    ...(wwwAuthenticate !== undefined && { httpHeaders: { "www-authenticate": wwwAuthenticate } }),
+  });
+}
+
+/**
+ * The request with the provider's headers and no more: for a request that must not start a flow
+ * (the best-effort DELETE at close, which a browser login must not hold up).
+ */
+export async function withAuthHeaders(auth: AuthProvider | undefined, access: HttpAccess, request: HttpRequest): Promise<HttpRequest> {
+  if (auth === undefined) return request;
+  const asked: AuthRequest = { method: request.method, url: request.url, signal: request.signal, http: access, tried: new Set() };
+  return withHeaders(request, await headersOf(auth, asked));
+}
+
+/** 401, or 403 whose challenge names `insufficient_scope` (RFC 6750 §3.1): a refusal a token can settle. */
+export function asksForCredentials(response: HttpResponse): boolean {
+  if (response.status === 401) return true;
+  if (response.status !== 403) return false;
+  return parseWwwAuthenticate(response.header("www-authenticate")).some((challenge) => challenge.params.error === "insufficient_scope");
+}
+
+async function headersOf(auth: AuthProvider, request: AuthRequest): Promise<Record<string, string>> {
+  let given: unknown;
+  try {
+    given = await auth.headers(request);
+  } catch (error) {
+    if (error instanceof McpTransportError) throw error;
+    throw new McpTransportError("UNAVAILABLE", "the auth provider failed to give the request's headers", { cause: error });
+  }
+  if (typeof given !== "object" || given === null) {
+    throw new McpTransportError("PROTOCOL", "the auth provider's headers must be an object of header names to values");
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
+    if (typeof value !== "string" || /[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new McpTransportError("PROTOCOL", `the auth provider gave an unusable header ${JSON.stringify(name)}`);
+    }
+    headers[name.toLowerCase()] = value;
+  }
+  return headers;
+}
+
+function withHeaders(request: HttpRequest, extra: Record<string, string>): HttpRequest {
+  return { ...request, headers: { ...request.headers, ...extra } };
+}
