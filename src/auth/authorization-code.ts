@@ -15,7 +15,6 @@
  */
 import { McpTransportError } from "../errors.js";
 import type { HttpAccess } from "../transport/http/auth-provider.js";
-import type { AbortSignalLike } from "../util/abort.js";
 import type { AuthorizationServerMetadata } from "./discovery.js";
 import { constantTimeEqual, newPkce, randomToken } from "./pkce.js";
 import { requestToken, tokenRefused } from "./token-endpoint.js";
@@ -102,6 +101,7 @@ export function codeFromCallback(
 export async function runCodeFlow(access: HttpAccess, request: CodeFlowRequest): Promise<StoredTokens> {
   const { url, state, verifier } = authorizationRequest(request);
   let callback: string | URL;
+  access.waitingForUser(true);
   try {
     callback = await request.authorize(url, { redirectUri: request.redirectUri, signal: request.signal });
   } catch (error) {
@@ -111,6 +111,8 @@ export async function runCodeFlow(access: HttpAccess, request: CodeFlowRequest):
       authStep: "authorization",
       cause: error,
     });
+  } finally {
+    access.waitingForUser(false);
   }
   const code = codeFromCallback(callback, {
     redirectUri: request.redirectUri,

@@ -8,7 +8,7 @@ import { LEGACY_REVISIONS, MODERN_REVISIONS } from "../protocol/revisions.js";
 import { MAX_TIMER_MS } from "../util/whole-number.js";
 import { UsageError } from "./usage.js";
 
-export const COMMANDS = ["tools", "call", "resources", "read", "prompts", "prompt", "ping", "info"] as const;
+export const COMMANDS = ["tools", "call", "resources", "read", "prompts", "prompt", "ping", "info", "login", "logout"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** What each command takes after the target: its named operands, and whether more may follow. */
@@ -21,6 +21,8 @@ const OPERANDS: Record<CommandName, { names: readonly string[]; rest: boolean }>
   prompt: { names: ["<name>"], rest: true },
   ping: { names: [], rest: false },
   info: { names: [], rest: false },
+  login: { names: [], rest: false },
+  logout: { names: [], rest: false },
 };
 
 const OPTIONS = {
@@ -30,6 +32,7 @@ const OPTIONS = {
   timeout: { type: "string" },
   "env-allow": { type: "string", multiple: true },
   protocol: { type: "string" },
+  "no-browser": { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
@@ -45,6 +48,8 @@ export interface CliOptions {
   /** Names from every `--env-allow`, split on commas. */
   envAllow: string[];
   protocol?: ProtocolChoice;
+  /** Open the browser for a login (`--no-browser`: only print its URL). */
+  browser: boolean;
 }
 
 export type Invocation =
@@ -102,6 +107,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       timeoutMs: values.timeout === undefined ? undefined : parseDuration(values.timeout),
       envAllow: parseEnvAllow(values["env-allow"] ?? []),
       protocol: values.protocol === undefined ? undefined : parseProtocol(values.protocol),
+      browser: values["no-browser"] !== true,
     },
   };
 }

@@ -174,12 +174,35 @@ export function describeCapabilities(capabilities: Record<string, unknown>): str
     .join(", ");
 }
 
-const COMMANDS: Record<CommandName, (operands: readonly string[]) => Command> = { tools, call, resources, read, prompts, prompt, ping, info };
+/**
+ * `login`: one request that needs the login (the tools list, else a ping), so that a server that
+ * lets the handshake through and challenges later still asks for it now.
+ */
+const login = (): Command => async ({ client, signal }) => {
+  if (client.serverCapabilities.tools) await client.listTools({ signal });
+  else await client.ping({ signal });
+  return OK;
+};
+
+/** The commands run on a connected client; `logout` needs no connection (cli/auth/logout.ts). */
+export type ConnectedCommandName = Exclude<CommandName, "logout">;
+
+const COMMANDS: Record<ConnectedCommandName, (operands: readonly string[]) => Command> = {
+  tools,
+  call,
+  resources,
+  read,
+  prompts,
+  prompt,
+  ping,
+  info,
+  login,
+};
 
 /**
  * The command ready to run, its operands already read: a bad `key=value` is a usage error
  * before any server is started.
  */
-export function prepareCommand(name: CommandName, operands: readonly string[]): Command {
+export function prepareCommand(name: ConnectedCommandName, operands: readonly string[]): Command {
   return COMMANDS[name](operands);
 }

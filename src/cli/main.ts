@@ -29,6 +29,7 @@ const code = await runCli({
   env: process.env,
   cwd: process.cwd(),
   signal: stop.signal,
+  interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
 });
 
 // Exit once the output is written, whatever idle sockets or timers a server left behind.

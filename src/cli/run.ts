@@ -13,7 +13,11 @@ import { describeFailure } from "./failure.js";
 import { ProgressDisplay, type TerminalStream } from "./progress.js";
 import { DEFAULT_COLUMNS, type RenderContext } from "./render.js";
 import { resolveCliTarget } from "./target.js";
-import { HELP } from "./usage.js";
+import { HELP, UsageError } from "./usage.js";
+import { cliOAuth, type CliOAuth } from "./auth/cli-oauth.js";
+import { logout } from "./auth/logout.js";
+import { defaultTokenDirectory, fileTokenStore } from "../auth/token-store.js";
+import type { McpServerConfig } from "../config/server-config.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -26,6 +30,10 @@ export interface CliIo {
   cwd: string;
   /** Aborted when the user interrupts (Ctrl-C) or the process is told to stop; its reason says which. */
   signal: AbortSignal;
+  /** A person is at a terminal: a login the server asks for may open the browser. @default false */
+  interactive?: boolean;
+  /** Opens the browser on a login URL; the platform's opener by default. */
+  openBrowser?: (url: string) => void;
 }
 
 /** The reason `CliIo.signal` is aborted with when the process is told to stop. */
@@ -41,6 +49,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
   let setup = true;
   let notAServerNote: string | undefined;
   let client: McpClient | undefined;
+  let auth: CliOAuth | undefined;
   const progress = ProgressDisplay.on(io.stderr);
   try {
     const invocation = parseCommandLine(io.argv);
@@ -54,7 +63,8 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     }
     const { options } = invocation;
     verbose = options.verbose;
-    const command = prepareCommand(invocation.command, invocation.operands);
+    // Operands are read before any server is started: a bad `key=value` is a usage error at once.
+    if (invocation.command !== "logout") prepareCommand(invocation.command, invocation.operands);
     const target = await resolveCliTarget(invocation.target, {
       configFile: options.configFile,
       envAllow: options.envAllow,
@@ -64,14 +74,36 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     });
     notAServerNote = target.notAServerNote;
     if (verbose) io.stderr.write(`mcpwire: target: ${target.understoodAs}\n`);
+    const isLogin = invocation.command === "login" || invocation.command === "logout";
+    if (isLogin && !reachedByHttp(target.config)) {
+      throw new UsageError(`${invocation.command} applies to servers reached by an http(s) URL; this target is the ${target.understoodAs}`);
+    }
+    const store = fileTokenStore(defaultTokenDirectory(io.env));
+    if (invocation.command === "logout") {
+      io.stderr.write(`mcpwire: ${await logout(store, target.config.url!)}\n`);
+      return ExitCode.OK;
+    }
+    if (reachedByHttp(target.config) && !hasAuthorizationHeader(options.headers, target.config)) {
+      auth = cliOAuth({
+        stderr: io.stderr,
+        interactive: invocation.command === "login" || io.interactive === true,
+        browser: options.browser,
+        store,
+        target: invocation.target,
+        signal: io.signal,
+        opener: io.openBrowser,
+        settings: target.config.auth,
+      });
+    }
     client = await connect(target.config, {
       timeoutMs: options.timeoutMs,
       protocolVersion: options.protocol,
       headers: Object.keys(options.headers).length > 0 ? options.headers : undefined,
+      auth: auth?.provider,
       signal: io.signal,
     });
     setup = false;
-    const outcome = await command({
+    const outcome = await prepareCommand(invocation.command, invocation.operands)({
       client,
       json: options.json,
       render: renderContextFor(io.stdout),
@@ -85,6 +117,13 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     });
     progress?.clear();
     if (outcome.note) io.stderr.write(`mcpwire: ${outcome.note}\n`);
+    if (invocation.command === "login") {
+      io.stderr.write(
+        auth!.logins > 0
+          ? `mcpwire: logged in; the tokens are kept in ${defaultTokenDirectory(io.env)}\n`
+          : "mcpwire: the server let this client in without a new login (tokens kept from before, or it needs none)\n",
+      );
+    }
     return outcome.code;
   } catch (error) {
     progress?.clear();
@@ -96,7 +135,18 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
   } finally {
     // Nothing is left running: the child process is stopped, the HTTP session ended.
     await client?.close().catch(() => {});
+    await auth?.close();
   }
+}
+
+function reachedByHttp(config: McpServerConfig): boolean {
+  return config.transport === "http" || config.transport === "sse";
+}
+
+/** Authorization given by hand (`--header` or the declaration's headers) replaces the login. */
+function hasAuthorizationHeader(headers: Record<string, string>, config: McpServerConfig): boolean {
+  const given = [...Object.keys(headers), ...Object.keys(config.headers ?? {})];
+  return given.some((name) => name.toLowerCase() === "authorization");
 }
 
 function renderContextFor(stdout: TerminalStream): RenderContext {

@@ -18,6 +18,8 @@ Commands:
   prompt <name> [k=v ...]        get a prompt, with its arguments as key=value pairs
   ping                           check that the server answers
   info                           server name and version, capabilities, protocol, transport
+  login                          log in to a server reached by URL (OAuth, in the browser)
+  logout                         forget the tokens and registrations stored for that server
 
 Target:
   a URL                          http(s)://... (Streamable HTTP), ws(s)://... (WebSocket)
@@ -31,6 +33,7 @@ Options:
   --timeout <duration>           deadline for connecting and for each request: 5000, 500ms, 30s, 2m (default 60s)
   --env-allow <NAME,...>         let a server run as a command inherit these variables too (repeatable)
   --protocol <choice>            auto, legacy, modern, or a revision such as 2025-06-18 (default auto)
+  --no-browser                   for a login, print its URL but do not open the browser
   -v, --verbose                  on failure, show the details and the server's stderr
   -h, --help                     show this help
   -V, --version                  show the version
@@ -38,6 +41,10 @@ Options:
 Config files, when --config is not given (first found wins): $MCPWIRE_CONFIG, then in the
 working directory mcp.json, .mcp.json, .vscode/mcp.json, .cursor/mcp.json, then ~/.cursor/mcp.json
 and the desktop host's claude_desktop_config.json.
+
+A server reached by URL that asks for a login (OAuth) gets one in the browser when mcpwire runs
+on a terminal; elsewhere, run \`mcpwire login <target>\` first. Tokens are kept, readable by you
+alone, in $XDG_CONFIG_HOME/mcpwire/auth (%APPDATA%\\mcpwire\\auth on Windows).
 
 Exit codes: 0 ok, 1 the tool reported an error, 2 usage, 3 config, 4 unavailable, 5 timeout,
 6 disconnected, 7 protocol, 8 limit, 9 internal error, 130 interrupted.

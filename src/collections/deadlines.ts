@@ -35,6 +35,9 @@ export class Deadlines<T extends Deadline> {
   /** When the armed timer fires, on the monotonic clock; Infinity when none is armed. */
   private firesAt = Infinity;
   private timerRefd = false;
+  /** Pauses in force (see `pause()`), and when the first began. */
+  private paused = 0;
+  private pausedAt = 0;
 
   private readonly keepsProcessAlive: boolean;
 
@@ -85,10 +88,34 @@ export class Deadlines<T extends Deadline> {
     }
   }
 
+  /**
+   * Stops the clock: nothing is due until `resume()`, which moves every waiting entry later by
+   * the time spent paused. Pauses nest; the clock runs again at the last resume.
+   */
+  pause(): void {
+    if (this.paused++ > 0) return;
+    this.pausedAt = monotonicNow();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.firesAt = Infinity;
+    this.timerRefd = false;
+  }
+
+  /** @returns the ms spent paused, when this resume starts the clock again; else 0. */
+  resume(): number {
+    if (this.paused === 0 || --this.paused > 0) return 0;
+    const elapsed = monotonicNow() - this.pausedAt;
+    // The same shift for every entry keeps the heap's order as it is.
+    for (const entry of this.heap) entry.dueAt += elapsed;
+    this.arm();
+    return elapsed;
+  }
+
   /** Forgets every entry and clears the timer. */
   stop(): void {
     for (const entry of this.heap) entry.heapIndex = -1;
     this.heap.length = 0;
+    this.paused = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.firesAt = Infinity;
@@ -98,7 +125,7 @@ export class Deadlines<T extends Deadline> {
   /** Makes sure the timer fires no later than the earliest deadline, and is ref'd while any waits. */
   private arm(): void {
     const first = this.heap[0];
-    if (!first) return;
+    if (!first || this.paused > 0) return;
     if (this.timer && this.firesAt <= first.dueAt) {
       if (!this.timerRefd && this.keepsProcessAlive) {
         this.timer.ref();

@@ -61,15 +61,32 @@ export interface McpServerConfig extends Partial<Limits> {
   upgradeTimeoutMs?: number;
   /** websocket: ms the server has to answer `close()`'s close frame. @default 5000 */
   closeTimeoutMs?: number;
+  /**
+   * http, sse: how this client logs in with OAuth when the server asks (see `oauth()`): a
+   * pre-registered client, a client metadata document, the scope. Secrets belong in
+   * `${env:NAME}`. Not together with an Authorization header.
+   */
+  auth?: OAuthSettings;
 }
+
+/** The data of an OAuth login, as a declaration can hold it (the code parts are given to `oauth()`). */
+export interface OAuthSettings {
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  clientName?: string;
+  scope?: string;
+}
+
+export const OAUTH_SETTING_NAMES = ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope"] as const satisfies readonly (keyof OAuthSettings)[];
 
 const COMMON_KEYS = ["name", "transport", ...LIMIT_NAMES] as const;
 
 /** The keys each transport's declaration takes besides the common ones, in the order the README lists them. */
 export const SERVER_KEYS_BY_TRANSPORT = {
   stdio: ["command", "args", "env", "envAllow", "cwd", "nonProtocolLines", "stderrTailLines", "stderrTailBytes", "stdinCloseGraceMs", "terminateGraceMs"],
-  http: ["url", "headers", "redirect", "fallback", "listen"],
-  sse: ["url", "headers", "redirect"],
+  http: ["url", "headers", "redirect", "fallback", "listen", "auth"],
+  sse: ["url", "headers", "redirect", "auth"],
   websocket: ["url", "headers", "keepAlive", "upgradeTimeoutMs", "closeTimeoutMs"],
 } as const satisfies Record<TransportName, readonly (keyof McpServerConfig)[]>;
 
@@ -171,7 +188,27 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   }
   whole("upgradeTimeoutMs", 1);
   whole("closeTimeoutMs", 1);
+  if (input.auth !== undefined) {
+    config.auth = parseOAuthSettings(input.auth, fail);
+    if (Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization")) {
+      fail(`"auth" and an Authorization header both authorize the requests; keep one of them`);
+    }
+  }
   return config as McpServerConfig;
+}
+
+function parseOAuthSettings(value: unknown, fail: (what: string) => never): OAuthSettings {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`"auth" must be an object such as { "clientId": "..." }, got ${describeValue(value)}`);
+  const settings: OAuthSettings = {};
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    if (!(OAUTH_SETTING_NAMES as readonly string[]).includes(key)) {
+      fail(`"auth" has an unknown key "${key}"${didYouMean(key, OAUTH_SETTING_NAMES)}; it takes ${OAUTH_SETTING_NAMES.join(", ")}`);
+    }
+    if (typeof field !== "string" || field === "") fail(`"auth.${key}" must be a non-empty string, got ${describeValue(field)}`);
+    settings[key as keyof OAuthSettings] = field as string;
+  }
+  if (settings.clientSecret !== undefined && settings.clientId === undefined) fail(`"auth.clientSecret" needs the "auth.clientId" it belongs to`);
+  return settings;
 }
 
 /** Why keys of other transports are refused, and what to use instead. */

@@ -15,6 +15,7 @@ import { StreamableHttpTransport } from "../transport/http/streamable-http.js";
 import type { McpTransport } from "../transport/transport.js";
 import { WebSocketTransport } from "../transport/websocket/websocket.js";
 import type { McpServerConfig } from "./server-config.js";
+import { declaredOAuth } from "./declared-oauth.js";
 import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
 
 /** The former name of `TransportOptions`, kept for code written against it. */
@@ -58,6 +59,11 @@ function settingsFor(config: McpServerConfig, options: TransportOptions): Transp
   if (config.transport === "stdio") {
     if (config.env !== undefined && options.env !== undefined) settings.env = { ...config.env, ...options.env };
   } else {
+    // A declared auth block is data; the provider given in code, if any, is the one used.
+    if (options.auth === undefined) {
+      if (config.auth !== undefined) settings.auth = declaredOAuth(config);
+      else delete settings.auth;
+    }
     const headers = mergeHeaders(config.headers, options.headers);
     if (headers !== undefined) settings.headers = headers;
   }

@@ -185,6 +185,7 @@ export class TransportSession {
       message: (message) => this.onMessage(message),
       requestFailed: (id, error) => this.onRequestFailed(id, error),
       closed: (ending) => this.onClosed(ending),
+      waitingForUser: (waiting) => this.onWaitingForUser(waiting),
     };
     try {
       this.connection = await this.transport.open(events, { limits: this.limits, signal: options.signal });
@@ -381,6 +382,17 @@ export class TransportSession {
     } else {
       this.settle(request, undefined, response.result);
     }
+  }
+
+  /** A login in the browser: no deadline runs while a person is at it (see `ConnectionEvents.waitingForUser`). */
+  private onWaitingForUser(waiting: boolean): void {
+    if (waiting) {
+      this.deadlines.pause();
+      return;
+    }
+    const elapsed = this.deadlines.resume();
+    // The bound on the whole request moves with it.
+    if (elapsed > 0) for (const request of this.pending.valueList()) request.deadlineAt += elapsed;
   }
 
   private onRequestFailed(id: RequestId, error: McpTransportError): void {

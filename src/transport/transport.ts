@@ -44,6 +44,12 @@ export interface ConnectionEvents {
   message(message: JsonRpcMessage): void;
   requestFailed(id: RequestId, error: McpTransportError): void;
   closed(ending: ConnectionEnding): void;
+  /**
+   * The connection waits for the user (a login in the browser) before it can send: the session's
+   * deadlines stand still from `true` until the matching `false`, so a person's pace does not
+   * count against `timeoutMs`. Optional for the session wrapping the events.
+   */
+  waitingForUser?(waiting: boolean): void;
 }
 
 export interface OpenOptions {

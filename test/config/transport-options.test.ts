@@ -14,6 +14,7 @@ import {
   TRANSPORT_OPTION_NAMES,
   connect,
   loadServerConfig,
+  type AuthProvider,
   type ClientOptions,
   type McpClient,
   type TransportName,
@@ -107,6 +108,11 @@ async function ws(options?: Parameters<typeof startWsFixture>[0]): Promise<WsFix
 }
 async function sse(options?: Parameters<typeof startSseEndpoint>[0]): Promise<SseEndpoint> {
   return own(await startSseEndpoint(options));
+}
+
+/** An auth provider with one fixed header, which never settles a refusal. */
+function staticAuth(authorization: string): AuthProvider {
+  return { headers: () => ({ authorization }), challenged: async () => false };
 }
 
 /** A `fetch` that counts its calls and passes them to the global one. */
@@ -267,6 +273,20 @@ const CASES: Case[] = [
   },
   {
     transport: "http",
+    option: "auth",
+    effect: "every request carries the provider's Authorization header",
+    code: true,
+    async run(open) {
+      const endpoint = await http();
+      const client = await open({ transport: "http", url: endpoint.url }, { auth: staticAuth("Bearer from-provider") });
+      await client.ping();
+      const posts = endpoint.requests.filter((request) => request.method === "POST");
+      expect(posts.length).toBeGreaterThan(0);
+      for (const request of posts) expect(request.headers.authorization).toBe("Bearer from-provider");
+    },
+  },
+  {
+    transport: "http",
     option: "redirect",
     effect: `"none" refuses a same-origin redirect the default follows`,
     async run(open) {
@@ -332,6 +352,19 @@ const CASES: Case[] = [
       const client = await open({ transport: "sse", url: endpoint.url }, { fetch: counting.fetch });
       await client.ping();
       expect(counting.calls()).toBe(endpoint.requests.length);
+    },
+  },
+  {
+    transport: "sse",
+    option: "auth",
+    effect: "the stream and every POST carry the provider's Authorization header",
+    code: true,
+    async run(open) {
+      const endpoint = await sse();
+      const client = await open({ transport: "sse", url: endpoint.url }, { auth: staticAuth("Bearer from-provider") });
+      await client.ping();
+      expect(endpoint.requests.length).toBeGreaterThan(1);
+      for (const request of endpoint.requests) expect(request.headers.authorization).toBe("Bearer from-provider");
     },
   },
   {
@@ -427,7 +460,7 @@ describe("options nobody reads are refused", () => {
   it("refuses envAllow for a URL target, naming the transport", async () => {
     const error = await refusal(connect("http://127.0.0.1:9/mcp", { envAllow: ["HOME"] }));
     expect(error.message).toContain(`option "envAllow" is for the stdio transport, but the target resolved to the http endpoint http://127.0.0.1:9/mcp`);
-    expect(error.message).toContain("the http transport takes headers, fetch, redirect, listen, fallback");
+    expect(error.message).toContain("the http transport takes headers, fetch, redirect, auth, listen, fallback");
   });
 
   it("suggests the nearest name for a typo, among the transport's and the client's options", async () => {

@@ -17,6 +17,7 @@ export function closedOnce(events: ConnectionEvents): EventsClosedOnce {
     // Bound, not wrapped: a message takes no extra frame of ours on its way up.
     message: events.message.bind(events),
     requestFailed: events.requestFailed.bind(events),
+    waitingForUser: (waiting: boolean) => events.waitingForUser?.(waiting),
     closed: (ending: ConnectionEnding) => {
       if (reported) return;
       reported = true;

@@ -26,6 +26,11 @@ export interface HttpAccess {
   readonly readTimeoutMs: number;
   /** The transport's redirect mode, for requests that may follow one (metadata). */
   readonly redirect: RedirectMode;
+  /**
+   * Tells the connection that the flow waits for the user (a browser login), from `true` to the
+   * matching `false`: the session's deadlines stand still meanwhile.
+   */
+  waitingForUser(waiting: boolean): void;
 }
 
 /** One HTTP request to the MCP server, about to be sent. */

@@ -218,6 +218,8 @@ class FallbackConnection implements McpConnection {
       closed: (ending) => {
         if (inUse()) this.finish(ending);
       },
+      // A login may run before the connection is known to be in use: always passed on.
+      waitingForUser: (waiting) => this.events.waitingForUser?.(waiting),
     };
   }
 

@@ -64,7 +64,9 @@ export class SseConnection implements McpConnection {
     private readonly client: HttpClient,
   ) {
     this.events = closedOnce(events);
-    this.access = { server: url, client, maxBytes: limits.maxMessageBytes, readTimeoutMs: limits.readTimeoutMs, redirect: options.redirect };
+    this.access = { server: url, client, maxBytes: limits.maxMessageBytes, readTimeoutMs: limits.readTimeoutMs, redirect: options.redirect,
+      waitingForUser: (waiting) => this.events.waitingForUser?.(waiting),
+    };
     this.stall = new ReadStallWatch(limits.readTimeoutMs, STREAM, (id, error) => {
       if (this.state === "open") this.events.requestFailed(id, error);
     });

@@ -41,7 +41,6 @@ import {
   JSON_MEDIA_TYPE,
   SSE_MEDIA_TYPE,
   checkContentType,
-  exchange,
   isSuccessStatus,
   isUnreachable,
   readBoundedBody,
@@ -173,7 +172,9 @@ class StreamableHttpConnection implements McpConnection {
   ) {
     this.events = closedOnce(events);
     this.endpoint = url;
-    this.access = { server: url, client, maxBytes: limits.maxMessageBytes, readTimeoutMs: limits.readTimeoutMs, redirect: options.redirect };
+    this.access = { server: url, client, maxBytes: limits.maxMessageBytes, readTimeoutMs: limits.readTimeoutMs, redirect: options.redirect,
+      waitingForUser: (waiting) => this.events.waitingForUser?.(waiting),
+    };
     this.stalls = new StreamStallWatch(limits.readTimeoutMs, "the endpoint");
     this.serverStream = new ServerEventStream({
       maxEventBytes: limits.maxMessageBytes,
