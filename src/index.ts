@@ -5,7 +5,7 @@
 export { connect, resolveTarget, type ConnectTarget, type ConnectOptions } from "./connect.js";
 export { transportFor, type TransportExtras } from "./config/transport-for.js";
 export { TRANSPORT_OPTION_NAMES, type TransportOptions } from "./config/transport-options.js";
-export { parseServerConfig, ConfigError, TRANSPORT_NAMES, type McpServerConfig, type TransportName, type RedirectPolicy } from "./config/server-config.js";
+export { parseServerConfig, ConfigError, TRANSPORT_NAMES, type McpServerConfig, type TransportName, type RedirectPolicy, type OAuthSettings } from "./config/server-config.js";
 export { readServersFile, parseServersFile, type ServersFile } from "./config/mcp-servers-file.js";
 export { loadServerConfig, loadServersFile, type LoadOptions } from "./config/load.js";
 export { configFileCandidates } from "./config/locations.js";

@@ -101,3 +101,39 @@ describe("Deadlines: one timer for every request's deadline", () => {
     expect(deadlines.size).toBe(200 - 67);
   });
 });
+
+describe("Deadlines: paused while a person is at a login", () => {
+  it("fires nothing while paused, and moves every deadline later by the time spent paused", async () => {
+    const fired: string[] = [];
+    const paused = watch((e) => fired.push(e.name));
+    // A clock that is not paused, with the same deadline: when it fires, the paused one would have.
+    let controlFired!: () => void;
+    const control = watch(() => controlFired());
+    const controlDone = new Promise<void>((resolve) => (controlFired = resolve));
+    const now = monotonicNow();
+    const late = entry("late");
+    paused.set(entry("early"), now + 20);
+    paused.set(late, now + 40);
+    paused.pause();
+    // An entry added while paused waits too.
+    paused.set(entry("added"), now + 30);
+    control.set(entry("control"), now + 60);
+    await controlDone;
+    expect(fired).toEqual([]);
+    const dueBefore = late.dueAt;
+    const elapsed = paused.resume();
+    expect(elapsed).toBeGreaterThanOrEqual(monotonicNow() - now - 60);
+    expect(late.dueAt).toBeCloseTo(dueBefore + elapsed, 6);
+    await expect.poll(() => fired, { timeout: 5_000 }).toEqual(["early", "added", "late"]);
+  });
+
+  it("nests: the clock runs again at the last resume only", () => {
+    const deadlines = watch(() => {});
+    deadlines.set(entry("a"), monotonicNow() + 10_000);
+    deadlines.pause();
+    deadlines.pause();
+    expect(deadlines.resume()).toBe(0);
+    expect(deadlines.resume()).toBeGreaterThanOrEqual(0);
+    expect(deadlines.resume()).toBe(0);
+  });
+});

@@ -5,7 +5,9 @@ import {
   RecordingTransport,
   TransportSession,
   createMemoryPair,
+  type ConnectionEvents,
   type JsonRpcMessage,
+  type McpTransport,
   type MemoryServerEnd,
 } from "../../src/index.js";
 import { failure } from "../helpers/failure.js";
@@ -350,5 +352,46 @@ describe("TransportSession: limits", () => {
       maxInFlight: 64,
       timeoutMs: 60_000,
     });
+  });
+});
+
+describe("TransportSession: a login in the browser does not count against timeoutMs", () => {
+  /** A memory transport whose connection can say it waits for the user, as an HTTP one does during a login. */
+  function pausingPair() {
+    const { transport, server } = createMemoryPair();
+    let events: ConnectionEvents | undefined;
+    const pausing: McpTransport = {
+      kind: "pausing",
+      description: "pausing memory transport",
+      open: (given, options) => {
+        events = given;
+        return transport.open(given, options);
+      },
+    };
+    return { transport: pausing, server, waiting: (waiting: boolean) => events!.waitingForUser?.(waiting) };
+  }
+
+  it("keeps a request alive while the connection waits for the user, and times it out again after", async () => {
+    const paused = pausingPair();
+    const answers: JsonRpcMessage[] = [];
+    paused.server.onmessage = (message) => void answers.push(message);
+    const session = await openSession(paused.transport, { timeoutMs: 100 });
+    // A session that is not paused, with the same deadline: its TIMEOUT says the deadline passed.
+    const { session: control } = await manualPair({ timeoutMs: 100 });
+
+    paused.waiting(true);
+    const request = session.request("slow");
+    let settled = false;
+    void request.then(() => (settled = true), () => (settled = true));
+    const timedOut = await failure(control.request("never-answered"));
+    expect(timedOut.reason).toBe("TIMEOUT");
+    expect(settled).toBe(false);
+    paused.waiting(false);
+    await expect.poll(() => answers.length).toBe(1);
+    await reply(paused.server, { id: (answers[0] as { id: number }).id, result: { done: true } });
+    await expect(request).resolves.toEqual({ done: true });
+    // Once the wait is over, the deadline runs again.
+    const after = await failure(session.request("slow-again"));
+    expect(after.reason).toBe("TIMEOUT");
   });
 });

@@ -1,0 +1,233 @@
+/**
+ * `oauth()` driven through `connect()` against a scripted authorization server and an MCP
+ * endpoint that checks its tokens, both real HTTP servers on 127.0.0.1: the behaviours a real
+ * authorization server cannot be told to show on demand (a refused refresh, a 5xx, a step-up,
+ * concurrent refusals), and what must never reach it.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  McpTransportError,
+  connect,
+  memoryTokenStore,
+  oauth,
+  type McpClient,
+  type OAuthOptions,
+  type StoredCredentials,
+  type TokenStore,
+  type TokenStoreKey,
+} from "../../src/index.js";
+import { startEndpoint, type RecordedRequest, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
+import { startScriptedAuthorizationServer, type ScriptedAuthorizationServer } from "../fixtures/oauth/scripted-authorization-server.js";
+import { rejection } from "../helpers/failure.js";
+
+const owned: { close(): Promise<unknown> }[] = [];
+afterEach(async () => {
+  await Promise.allSettled(owned.splice(0).reverse().map((thing) => thing.close()));
+});
+function own<T extends { close(): Promise<unknown> }>(thing: T): T {
+  owned.push(thing);
+  return thing;
+}
+
+interface ResourceOptions {
+  /** Methods served without a token (some servers let the handshake through). */
+  open?: string[];
+  /** Scopes a method needs beyond a valid token: a 403 insufficient_scope otherwise. */
+  needs?: Record<string, string[]>;
+  /** The scope the 401 challenge names. @default "read" */
+  challengeScope?: string;
+}
+
+/** An MCP endpoint that checks the authorization server's tokens. */
+async function startResource(as: ScriptedAuthorizationServer, options: ResourceOptions = {}): Promise<ScriptedEndpoint> {
+  let metadataUrl = "";
+  const endpoint = await startEndpoint((request: RecordedRequest, res) => {
+    if (request.path === "/.well-known/oauth-protected-resource/mcp") {
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({ resource: endpoint.url, authorization_servers: [as.issuer], scopes_supported: ["read"] }),
+      );
+      return true;
+    }
+    const method = typeof request.body?.method === "string" ? request.body.method : request.method;
+    if (options.open?.includes(method)) return false;
+    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+    const granted = token === undefined ? undefined : as.valid.get(token);
+    if (granted === undefined) {
+      res
+        .writeHead(401, { "www-authenticate": `Bearer resource_metadata="${metadataUrl}", scope="${options.challengeScope ?? "read"}"` })
+        .end();
+      return true;
+    }
+    const missing = (options.needs?.[method] ?? []).filter((scope) => !granted.scopes.includes(scope));
+    if (missing.length > 0) {
+      res
+        .writeHead(403, { "www-authenticate": `Bearer error="insufficient_scope", scope="${missing.join(" ")}", resource_metadata="${metadataUrl}"` })
+        .end();
+      return true;
+    }
+    return false;
+  });
+  metadataUrl = `${endpoint.origin}/.well-known/oauth-protected-resource/mcp`;
+  return own(endpoint);
+}
+
+/** A headless user agent: the scripted server redirects at once, so the callback is its Location. */
+function headlessAuthorize(): { authorize: OAuthOptions["authorize"]; urls: URL[] } {
+  const urls: URL[] = [];
+  return {
+    urls,
+    authorize: async (url) => {
+      urls.push(url);
+      const response = await fetch(url, { redirect: "manual" });
+      await response.body?.cancel();
+      return response.headers.get("location")!;
+    },
+  };
+}
+
+/** A store that logs what is written, in order with what the resource server sees. */
+function loggingStore(log: string[]): TokenStore & { last(key: TokenStoreKey): StoredCredentials | undefined } {
+  const inner = memoryTokenStore();
+  const last = new Map<string, StoredCredentials>();
+  return {
+    get: (key) => inner.get(key),
+    set: (key, value) => {
+      log.push(`store ${value.tokens?.refresh_token ?? "-"}`);
+      last.set(`${key.resource} ${key.issuer}`, value);
+      return inner.set(key, value);
+    },
+    delete: (key) => inner.delete(key),
+    last: (key) => last.get(`${key.resource} ${key.issuer}`),
+  };
+}
+
+const bearerSeen = (endpoint: ScriptedEndpoint): string[] =>
+  endpoint.requests.map((request) => request.headers.authorization ?? "").filter((value) => value !== "");
+
+async function setUp(resourceOptions: ResourceOptions = {}, authOptions: Partial<OAuthOptions> = {}, asOptions = {}) {
+  const as = own(await startScriptedAuthorizationServer(asOptions));
+  const endpoint = await startResource(as, resourceOptions);
+  const agent = headlessAuthorize();
+  const connectClient = async (): Promise<McpClient> =>
+    own(await connect(endpoint.url, { auth: oauth({ authorize: agent.authorize, ...authOptions }), timeoutMs: 20_000, fallback: false }));
+  return { as, endpoint, agent, connectClient };
+}
+
+describe("oauth() against a scripted authorization server", () => {
+  it("logs in on the 401 of the handshake, then every request carries the token", async () => {
+    const { as, endpoint, agent, connectClient } = await setUp();
+    const client = await connectClient();
+    await client.callTool("echo", { text: "hi" });
+    expect(agent.urls).toHaveLength(1);
+    const url = agent.urls[0]!;
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("resource")).toBe(endpoint.url);
+    expect(url.searchParams.get("scope")).toBe("read");
+    const token = as.issued[0]!.access;
+    const afterLogin = endpoint.requests.slice(endpoint.requests.findIndex((request) => request.headers.authorization !== undefined));
+    for (const request of afterLogin.filter((r) => r.path === "/mcp")) expect(request.headers.authorization).toBe(`Bearer ${token}`);
+    // The token never reached the authorization server, nor a metadata document.
+    for (const request of as.requests) expect(request.headers.authorization ?? "").not.toContain(token);
+    for (const request of endpoint.requests.filter((r) => r.path.startsWith("/.well-known"))) expect(request.headers.authorization).toBeUndefined();
+  });
+
+  it("shares one login among requests refused at once", async () => {
+    const { agent, connectClient } = await setUp({ open: ["initialize", "notifications/initialized", "server/discover"] });
+    const client = await connectClient();
+    expect(agent.urls).toHaveLength(0);
+    await Promise.all(Array.from({ length: 5 }, (_, i) => client.callTool("echo", { text: `call ${i}` })));
+    expect(agent.urls).toHaveLength(1);
+  });
+
+  it("refreshes once for requests refused at once, and stores the rotated refresh token before its access token is used", async () => {
+    const log: string[] = [];
+    const store = loggingStore(log);
+    const { as, endpoint, agent, connectClient } = await setUp({}, { store });
+    const client = await connectClient();
+    const first = as.issued[0]!;
+    as.revoke(first.access);
+    const seenBefore = endpoint.requests.length;
+    await Promise.all(Array.from({ length: 4 }, (_, i) => client.callTool("echo", { text: `call ${i}` })));
+    expect(as.requests.filter((request) => request.form.grant_type === "refresh_token")).toHaveLength(1);
+    expect(agent.urls).toHaveLength(1);
+    const second = as.issued[1]!;
+    expect(as.requests.find((request) => request.form.grant_type === "refresh_token")!.form.refresh_token).toBe(first.refresh);
+    expect(log).toContain(`store ${second.refresh}`);
+    // Stored before the new access token went to the server.
+    const storedAt = log.indexOf(`store ${second.refresh}`);
+    expect(storedAt).toBeGreaterThanOrEqual(0);
+    const firstUse = endpoint.requests.slice(seenBefore).findIndex((request) => request.headers.authorization === `Bearer ${second.access}`);
+    expect(firstUse).toBeGreaterThanOrEqual(0);
+    expect(log.slice(0, storedAt + 1).filter((entry) => entry === `store ${second.refresh}`)).toHaveLength(1);
+  });
+
+  it("logs in again when the refresh token is refused (invalid_grant), and drops the old tokens", async () => {
+    const { as, agent, connectClient } = await setUp();
+    const client = await connectClient();
+    as.revoke(as.issued[0]!.access);
+    as.revokeRefreshTokens();
+    await client.callTool("echo", { text: "after" });
+    expect(agent.urls).toHaveLength(2);
+    expect(as.requests.filter((request) => request.form.grant_type === "refresh_token")).toHaveLength(1);
+  });
+
+  it("refreshes a token about to expire before sending it", async () => {
+    // Tokens that live one second are always within the refresh margin.
+    const { as, endpoint, connectClient } = await setUp({}, {}, { expiresIn: 1 });
+    const client = await connectClient();
+    const refusedBefore = endpoint.requests.length;
+    await client.callTool("echo", { text: "one" });
+    await client.callTool("echo", { text: "two" });
+    expect(as.requests.filter((request) => request.form.grant_type === "refresh_token").length).toBeGreaterThanOrEqual(2);
+    expect(endpoint.requests.slice(refusedBefore).filter((request) => request.headers.authorization === undefined && request.path === "/mcp")).toEqual([]);
+  });
+
+  it("steps up on 403 insufficient_scope with the union of the scopes, once", async () => {
+    const { agent, connectClient } = await setUp({ needs: { "tools/call": ["write"] } });
+    const client = await connectClient();
+    await client.callTool("echo", { text: "write" });
+    expect(agent.urls).toHaveLength(2);
+    expect(agent.urls[1]!.searchParams.get("scope")).toBe("read write");
+  });
+
+  it("with maxStepUps 0, a 403 insufficient_scope fails PROTOCOL with httpStatus 403", async () => {
+    const { agent, connectClient } = await setUp({ needs: { "tools/call": ["write"] } }, { maxStepUps: 0 });
+    const client = await connectClient();
+    const error = await rejection(client.callTool("echo", { text: "write" }));
+    expect(error).toBeInstanceOf(McpTransportError);
+    expect((error as McpTransportError).reason).toBe("PROTOCOL");
+    expect((error as McpTransportError).httpStatus).toBe(403);
+    expect(agent.urls).toHaveLength(1);
+  });
+
+  it("a 5xx from the authorization server's metadata is UNAVAILABLE at the discovery step", async () => {
+    const { as, agent, connectClient } = await setUp();
+    as.failMetadataWith(503);
+    const error = (await rejection(connectClient())) as McpTransportError;
+    expect(error.reason).toBe("UNAVAILABLE");
+    expect(error.authStep).toBe("discovery");
+    expect(agent.urls).toHaveLength(0);
+  });
+
+  it("never puts a token, refresh token or code in an error", async () => {
+    const { as, connectClient } = await setUp({ needs: { "tools/call": ["admin"] } }, { maxStepUps: 0 });
+    const client = await connectClient();
+    as.revokeRefreshTokens();
+    const error = await rejection(client.callTool("echo", { text: "x" }));
+    const text = JSON.stringify({ error, message: String(error), cause: (error as Error).cause });
+    for (const token of as.issued) {
+      expect(text).not.toContain(token.access);
+      expect(text).not.toContain(token.refresh!);
+    }
+    expect(text).not.toMatch(/code-\d+-secret|rt-leak-check/);
+  });
+
+  it("refuses auth beside an Authorization header", async () => {
+    const { endpoint } = await setUp();
+    const auth = oauth({ authorize: headlessAuthorize().authorize });
+    const error = await rejection(connect(endpoint.url, { auth, headers: { Authorization: "Bearer mine" } }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/auth.*Authorization/);
+    expect(bearerSeen(endpoint)).toEqual([]);
+  });
+});
