@@ -16,8 +16,9 @@ import {
   type TokenStore,
   type TokenStoreKey,
 } from "../../src/index.js";
-import { startEndpoint, type RecordedRequest, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
-import { startScriptedAuthorizationServer, type ScriptedAuthorizationServer } from "../fixtures/oauth/scripted-authorization-server.js";
+import type { ScriptedEndpoint } from "../fixtures/http-endpoint.js";
+import { startProtectedEndpoint, type ProtectedEndpointOptions } from "../fixtures/oauth/protected-endpoint.js";
+import { startScriptedAuthorizationServer } from "../fixtures/oauth/scripted-authorization-server.js";
 import { rejection } from "../helpers/failure.js";
 
 const owned: { close(): Promise<unknown> }[] = [];
@@ -27,48 +28,6 @@ afterEach(async () => {
 function own<T extends { close(): Promise<unknown> }>(thing: T): T {
   owned.push(thing);
   return thing;
-}
-
-interface ResourceOptions {
-  /** Methods served without a token (some servers let the handshake through). */
-  open?: string[];
-  /** Scopes a method needs beyond a valid token: a 403 insufficient_scope otherwise. */
-  needs?: Record<string, string[]>;
-  /** The scope the 401 challenge names. @default "read" */
-  challengeScope?: string;
-}
-
-/** An MCP endpoint that checks the authorization server's tokens. */
-async function startResource(as: ScriptedAuthorizationServer, options: ResourceOptions = {}): Promise<ScriptedEndpoint> {
-  let metadataUrl = "";
-  const endpoint = await startEndpoint((request: RecordedRequest, res) => {
-    if (request.path === "/.well-known/oauth-protected-resource/mcp") {
-      res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({ resource: endpoint.url, authorization_servers: [as.issuer], scopes_supported: ["read"] }),
-      );
-      return true;
-    }
-    const method = typeof request.body?.method === "string" ? request.body.method : request.method;
-    if (options.open?.includes(method)) return false;
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    const granted = token === undefined ? undefined : as.valid.get(token);
-    if (granted === undefined) {
-      res
-        .writeHead(401, { "www-authenticate": `Bearer resource_metadata="${metadataUrl}", scope="${options.challengeScope ?? "read"}"` })
-        .end();
-      return true;
-    }
-    const missing = (options.needs?.[method] ?? []).filter((scope) => !granted.scopes.includes(scope));
-    if (missing.length > 0) {
-      res
-        .writeHead(403, { "www-authenticate": `Bearer error="insufficient_scope", scope="${missing.join(" ")}", resource_metadata="${metadataUrl}"` })
-        .end();
-      return true;
-    }
-    return false;
-  });
-  metadataUrl = `${endpoint.origin}/.well-known/oauth-protected-resource/mcp`;
-  return own(endpoint);
 }
 
 /** A headless user agent: the scripted server redirects at once, so the callback is its Location. */
@@ -104,9 +63,9 @@ function loggingStore(log: string[]): TokenStore & { last(key: TokenStoreKey): S
 const bearerSeen = (endpoint: ScriptedEndpoint): string[] =>
   endpoint.requests.map((request) => request.headers.authorization ?? "").filter((value) => value !== "");
 
-async function setUp(resourceOptions: ResourceOptions = {}, authOptions: Partial<OAuthOptions> = {}, asOptions = {}) {
+async function setUp(resourceOptions: ProtectedEndpointOptions = {}, authOptions: Partial<OAuthOptions> = {}, asOptions = {}) {
   const as = own(await startScriptedAuthorizationServer(asOptions));
-  const endpoint = await startResource(as, resourceOptions);
+  const endpoint = own(await startProtectedEndpoint(as, resourceOptions));
   const agent = headlessAuthorize();
   const connectClient = async (): Promise<McpClient> =>
     own(await connect(endpoint.url, { auth: oauth({ authorize: agent.authorize, ...authOptions }), timeoutMs: 20_000, fallback: false }));
