@@ -159,13 +159,13 @@ export interface RequestHeaders {
  * no promise here; a headers function that throws or returns something unusable fails the
  * request, never the process.
  */
-export function requestHeaders(
+export async function requestHeaders(
   option: ResolvedHeaders,
   own: Record<string, string>,
   messageHeaders?: Record<string, string>,
-): RequestHeaders | Promise<RequestHeaders> {
-  if (typeof option !== "function") return combineHeaders(option, own, messageHeaders);
-  return computedHeaders(option).then((user) => combineHeaders(user, own, messageHeaders));
+): Promise<RequestHeaders> {
+  const user = typeof option === "function" ? await computedHeaders(option) : option;
+  return combineHeaders(user, own, messageHeaders);
 }
 
 function combineHeaders(
