@@ -155,9 +155,9 @@ export interface RequestHeaders {
 
 /**
  * The headers of one request: the user's, then the message's own (`Mcp-Method`...), then the
- * transport's, which win. Fixed headers were checked when the transport was made, so they cost
- * no promise here; a headers function that throws or returns something unusable fails the
- * request, never the process.
+ * transport's, which win. Fixed headers were checked when the transport was made; a headers
+ * function's result is checked here, and one that throws or returns something unusable fails
+ * the request, never the process.
  */
 export async function requestHeaders(
   option: ResolvedHeaders,
