@@ -302,16 +302,15 @@ export class McpClient {
   }
 
   /** One typed request, sent the way the era sends it, its result validated. */
-  private call<K extends ResultSchemaName>(
+  private async call<K extends ResultSchemaName>(
     method: string,
     params: Record<string, unknown> | undefined,
     schema: K,
     label: string,
     options: CallOptions,
   ): Promise<z.output<Schemas[K]>> {
-    return this.connection
-      .request(method, params, { ...options, label })
-      .then((raw) => parseResult(schemas()[schema] as z.ZodType, raw, label, this.connection.session.description) as z.output<Schemas[K]>);
+    const raw = await this.connection.request(method, params, { ...options, label });
+    return parseResult(schemas()[schema] as z.ZodType, raw, label, this.connection.session.description) as z.output<Schemas[K]>;
   }
 
   private async collect<K extends string, Item>(

@@ -105,19 +105,11 @@ export class ServerConnection {
     this.watchEnd(this.current);
   }
 
-  /**
-   * One request the way the era sends it. Not an async function: on the path where nothing waits
-   * for a reconnection, the era's promise is returned as it is, one promise and one hop less.
-   */
-  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions & { label: string }): Promise<Record<string, unknown>> {
-    try {
-      const era = this.era;
-      era.checkMethod(method, options.label);
-      if (!this.reconnection) return era.request(method, params, options);
-      return this.waitForReconnection(options).then(() => this.era.request(method, params, options));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /** One request the way the era sends it, once any reconnection under way is done. */
+  async request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions & { label: string }): Promise<Record<string, unknown>> {
+    this.era.checkMethod(method, options.label);
+    if (this.reconnection) await this.waitForReconnection(options);
+    return this.era.request(method, params, options);
   }
 
   /** A notification to the server, after the era allows it. */

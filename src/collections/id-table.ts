@@ -14,6 +14,7 @@
  * This table is open addressing over two plain arrays: a rebuild copies the live entries into new
  * arrays and nothing links the old arrays to them; a deleted entry's value is dropped at once.
  * Keys compare as `===` does (the number 1 and the string "1" are different ids, as in a `Map`).
+ * What it saves on `npm run bench`: bench/RESULTS.md, "Speed tricks, measured".
  */
 export type TableId = string | number;
 

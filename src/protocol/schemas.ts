@@ -133,15 +133,10 @@ export const CallToolResultSchema = z.looseObject({
 
 export const ListResourcesResultSchema = z.looseObject({ resources: z.array(ResourceSchema), ...Page });
 
-export const ResourceTemplateSchema = z.looseObject({
-  uriTemplate: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  annotations: AnnotationsSchema.optional(),
-  _meta: Meta,
-});
+/** A resource template: a `uriTemplate`, then a resource's fields but its `uri` and `size`, in their order. */
+export const ResourceTemplateSchema = z
+  .looseObject({ uriTemplate: z.string() })
+  .extend(ResourceSchema.omit({ uri: true, size: true }).shape);
 
 export const ListResourceTemplatesResultSchema = z.looseObject({
   resourceTemplates: z.array(ResourceTemplateSchema),

@@ -24,6 +24,7 @@ import { ModernMethod } from "../protocol/modern.js";
 import { abortReason } from "../util/abort.js";
 import { checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
 import { MAX_TIMER_MS, checkWholeNumber } from "../util/whole-number.js";
+import { copyWith } from "../util/hot-path.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext, WireRules } from "../transport/transport.js";
 import { Deadlines, monotonicNow, type Deadline } from "../collections/deadlines.js";
 import { SignalWatch } from "./signal-watch.js";
@@ -260,14 +261,7 @@ export class TransportSession {
 
   /** What a request says to its transport: its headers, whether it is long-lived, and the era's rules. */
   private contextFor(options: RequestOptions): SendContext {
-    const rules = this.rules;
-    // One object of one shape per request, built without spread: this is on every modern request's path.
-    return {
-      headers: options.headers,
-      longLived: options.longLived,
-      closeCancels: rules?.closeCancels,
-      resumable: rules?.resumable,
-    };
+    return { headers: options.headers, longLived: options.longLived, ...this.rules };
   }
 
   /** Sends a notification. Resolves when it is handed to the wire. */
@@ -626,16 +620,7 @@ function checkMaxTotal(value: unknown, label: string): number {
  */
 const NO_PROGRESS_METHODS: ReadonlySet<string> = new Set([Method.initialize, Method.ping, ModernMethod.discover]);
 
-/**
- * The params with `_meta.progressToken` set, as a new object (the caller's stays as it was).
- * Copied key by key: on the path every request takes, a `for...in` copy costs a fraction of
- * object spread's generic copy (bench: about 1 µs less per call on Node 20).
- */
+/** The params with `_meta.progressToken` set, as a new object (the caller's stays as it was). */
 function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
-  if (params === undefined) return { _meta: { progressToken: token } };
-  const copy: Record<string, unknown> = {};
-  for (const key in params) if (Object.hasOwn(params, key)) copy[key] = params[key];
-  const meta = params._meta as Record<string, unknown> | undefined;
-  copy._meta = meta === undefined ? { progressToken: token } : { ...meta, progressToken: token };
-  return copy;
+  return copyWith(params, "_meta", copyWith(params?._meta as Record<string, unknown> | undefined, "progressToken", token));
 }

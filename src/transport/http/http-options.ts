@@ -182,17 +182,17 @@ export interface RequestHeaders {
 
 /**
  * The headers of one request: the user's, then the message's own (`Mcp-Method`...), then the
- * transport's, which win. Fixed headers were checked when the transport was made, so they cost
- * no promise here; a headers function that throws or returns something unusable fails the
- * request, never the process.
+ * transport's, which win. Fixed headers were checked when the transport was made; a headers
+ * function's result is checked here, and one that throws or returns something unusable fails
+ * the request, never the process.
  */
-export function requestHeaders(
+export async function requestHeaders(
   option: ResolvedHeaders,
   own: Record<string, string>,
   messageHeaders?: Record<string, string>,
-): RequestHeaders | Promise<RequestHeaders> {
-  if (typeof option !== "function") return combineHeaders(option, own, messageHeaders);
-  return computedHeaders(option).then((user) => combineHeaders(user, own, messageHeaders));
+): Promise<RequestHeaders> {
+  const user = typeof option === "function" ? await computedHeaders(option) : option;
+  return combineHeaders(user, own, messageHeaders);
 }
 
 function combineHeaders(

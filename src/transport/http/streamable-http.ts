@@ -198,20 +198,13 @@ class StreamableHttpConnection implements McpConnection {
     this.acceptsBatches = rules?.acceptsBatches ?? false;
   }
 
-  /** Not an async function: a request's promise is the exchange's own, one layer and its hops less. */
-  send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
-    let text: string;
-    let isInitialize: boolean;
-    try {
-      if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
-      text = serializeMessage(message);
-      checkOutgoingSize(text, this.limits.maxMessageBytes, KIND);
-      isInitialize = "method" in message && message.method === Method.initialize;
-      if (isInitialize) this.startNewSession();
-      else if (this.session.expired) throw this.session.expiredError(whatOf(message));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
+    if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
+    const text = serializeMessage(message);
+    checkOutgoingSize(text, this.limits.maxMessageBytes, KIND);
+    const isInitialize = "method" in message && message.method === Method.initialize;
+    if (isInitialize) this.startNewSession();
+    else if (this.session.expired) throw this.session.expiredError(whatOf(message));
     if ("method" in message && "id" in message) return this.sendRequest(message, text, isInitialize, context);
     return this.sendOther(message, text, context);
   }
@@ -232,25 +225,23 @@ class StreamableHttpConnection implements McpConnection {
 
   // --- Sending
 
-  /** Not an async function, nor is `postRequest` for a 2xx: each would add a frame and its hops to every request. */
-  private sendRequest(message: JsonRpcRequest, text: string, isInitialize: boolean, context?: SendContext): Promise<void> {
+  private async sendRequest(message: JsonRpcRequest, text: string, isInitialize: boolean, context?: SendContext): Promise<void> {
     const request = this.track(message, context);
-    return this.postRequest(text, request, isInitialize, context?.headers).then(
-      (reply) => {
-        if (request.stopped) {
-          reply.response.discard();
-          return;
-        }
-        request.response = reply.response;
-        void this.consume(request, reply.response, reply.type);
-      },
-      (error: unknown) => {
-        const stopped = request.stopped;
-        this.stop(request);
-        if (!stopped && error instanceof McpTransportError && error.reason === "DISCONNECTED") this.checkAlive();
-        throw error;
-      },
-    );
+    let reply: { response: HttpResponse; type: McpMediaType };
+    try {
+      reply = await this.postRequest(text, request, isInitialize, context?.headers);
+    } catch (error) {
+      const stopped = request.stopped;
+      this.stop(request);
+      if (!stopped && error instanceof McpTransportError && error.reason === "DISCONNECTED") this.checkAlive();
+      throw error;
+    }
+    if (request.stopped) {
+      reply.response.discard();
+      return;
+    }
+    request.response = reply.response;
+    void this.consume(request, reply.response, reply.type);
   }
 
   /** A notification or a response: the server accepts it (202) or refuses it; no reply is read. */
@@ -268,23 +259,23 @@ class StreamableHttpConnection implements McpConnection {
   }
 
   /** The POST of a request, answered with a reply to read: a 2xx with a body of a type MCP allows. */
-  private postRequest(
+  private async postRequest(
     text: string,
     request: RequestExchange,
     isInitialize: boolean,
     headers: Record<string, string> | undefined,
   ): Promise<{ response: HttpResponse; type: McpMediaType }> {
-    return this.post(text, request.controller.signal, request.what, headers).then(({ response, sentSession }) => {
-      request.stall?.activity();
-      if (isSuccessStatus(response.status)) return this.checkReply(response, request.what, isInitialize);
-      return this.checkSessionStatus(response, sentSession, request.what).then(
-        () => this.checkReply(response, request.what, isInitialize),
-        (error: unknown) => {
-          response.discard();
-          throw error;
-        },
-      );
-    });
+    const { response, sentSession } = await this.post(text, request.controller.signal, request.what, headers);
+    request.stall?.activity();
+    if (!isSuccessStatus(response.status)) {
+      try {
+        await this.checkSessionStatus(response, sentSession, request.what);
+      } catch (error) {
+        response.discard();
+        throw error;
+      }
+    }
+    return this.checkReply(response, request.what, isInitialize);
   }
 
   /** A 2xx reply to a request must have a body, JSON or an event stream; anything else is discarded and fails. */
@@ -304,33 +295,18 @@ class StreamableHttpConnection implements McpConnection {
     }
   }
 
-  /** Not an async function: with fixed headers (the usual case) it adds no frame and no hop of its own. */
-  private post(
+  private async post(
     text: string,
     signal: AbortSignalLike,
     what: string,
     messageHeaders: Record<string, string> | undefined,
   ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
-    const requestHeaders = this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
-    // Fixed headers come back as they are: awaiting them would cost a promise per request.
-    if (requestHeaders instanceof Promise) return requestHeaders.then((resolved) => this.postWith(text, signal, what, resolved));
-    return this.postWith(text, signal, what, requestHeaders);
-  }
-
-  private postWith(
-    text: string,
-    signal: AbortSignalLike,
-    what: string,
-    { headers, userHeaders }: RequestHeaders,
-  ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
+    const { headers, userHeaders } = await this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
     const sentSession = this.session.id;
     const request = { method: "POST" as const, url: this.endpoint, headers, body: text, signal };
-    return authorizedExchange(this.options.auth, this.access, request, this.policy(what, userHeaders)).then(
-      (result) => {
-        if (result.movedTo) this.endpoint = result.movedTo;
-        return { response: result.response, sentSession };
-      },
-    );
+    const result = await authorizedExchange(this.options.auth, this.access, request, this.policy(what, userHeaders));
+    if (result.movedTo) this.endpoint = result.movedTo;
+    return { response: result.response, sentSession };
   }
 
   /** Fails on a status that is not 2xx; a 404 on the session means the server forgot it. */
@@ -612,7 +588,7 @@ class StreamableHttpConnection implements McpConnection {
   private headersFor(
     own: Record<string, string>,
     messageHeaders?: Record<string, string>,
-  ): RequestHeaders | Promise<RequestHeaders> {
+  ): Promise<RequestHeaders> {
     this.session.stamp(own);
     return requestHeaders(this.options.headers, own, messageHeaders);
   }
