@@ -94,14 +94,7 @@ class OAuthProvider implements AuthProvider {
     }
     // A flow that ended since this request went out gave a token it has not tried.
     if (this.currentAuthorization(state) !== refusal.sent.authorization && this.currentAuthorization(state) !== undefined) return true;
-    if (state.flight === undefined) {
-      const flight = this.settle(state, refusal);
-      state.flight = flight;
-      void flight.finally(() => {
-        if (state.flight === flight) state.flight = undefined;
-      }).catch(() => {});
-    }
-    return raceAbort(state.flight, refusal.signal);
+    return raceAbort(this.flightOf(state, () => this.settle(state, refusal)), refusal.signal);
   }
 
   // --- Settling a refusal
@@ -245,12 +238,19 @@ class OAuthProvider implements AuthProvider {
 
   /** A refresh before expiry, shared by the requests that see the token about to expire. */
   private refreshSoon(state: ServerState, access: HttpAccess): Promise<boolean> {
+    return this.flightOf(state, () => this.refresh(state, access));
+  }
+
+  /** The flow in flight for this server, or a new one started by `start`: one at a time per server. */
+  private flightOf(state: ServerState, start: () => Promise<boolean>): Promise<boolean> {
     if (state.flight === undefined) {
-      const flight = this.refresh(state, access);
+      const flight = start();
       state.flight = flight;
-      void flight.finally(() => {
-        if (state.flight === flight) state.flight = undefined;
-      }).catch(() => {});
+      void flight
+        .finally(() => {
+          if (state.flight === flight) state.flight = undefined;
+        })
+        .catch(() => {});
     }
     return state.flight;
   }
