@@ -60,8 +60,8 @@ export interface Discovered {
 
 /**
  * The canonical URI of an MCP server (RFC 8707 §2, basic/authorization "Canonical Server URI"):
- * lower-case scheme and host (the URL parser does that), no fragment, no query, and no trailing
- * slash unless the path is only "/", which is dropped.
+ * lower-case scheme and host (the URL parser does that), no fragment, no query, and no path when
+ * it is only "/". A path's own trailing slash is kept: it may name another resource.
  */
 export function canonicalResource(server: URL): string {
   const path = server.pathname === "/" ? "" : server.pathname;
@@ -78,8 +78,9 @@ export function resourceMetadataUrls(server: URL, fromChallenge: string | undefi
       // An unusable URL in the challenge: the well-known ones remain.
     }
   }
+  // RFC 9728 §3.1: the well-known path goes between the host and the path and query.
   const path = server.pathname.replace(/\/$/, "");
-  if (path !== "") urls.push(new URL(`/.well-known/oauth-protected-resource${path}`, server.origin));
+  if (path !== "" || server.search !== "") urls.push(new URL(`/.well-known/oauth-protected-resource${path}${server.search}`, server.origin));
   urls.push(new URL("/.well-known/oauth-protected-resource", server.origin));
   return dedupe(urls);
 }

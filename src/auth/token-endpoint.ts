@@ -35,9 +35,11 @@ export function chooseAuthMethod(metadata: Pick<AuthorizationServerMetadata, "to
   return "none";
 }
 
-/** `application/x-www-form-urlencoded` of one value, as RFC 6749 §2.3.1 wants it inside Basic. */
+/** `application/x-www-form-urlencoded` of one value (RFC 6749 §2.3.1 and Appendix B: a space is "+"), as Basic wants it. */
 function formEncode(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value)
+    .replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, "+");
 }
 
 /** The headers and form fields that authenticate the client by `method`. */

@@ -7,7 +7,9 @@
  * `memoryTokenStore()` is the default: nothing outlives the process. `fileTokenStore(dir?)` keeps
  * one file per server under the user's configuration directory, readable by the user alone
  * (0600 in a 0700 folder), each write to a temporary file renamed over the old one, so a crash
- * mid-write never leaves half a file.
+ * mid-write never leaves half a file. Writes of one store are made one after another; two
+ * processes writing the same server's file at once may lose one update (the last rename wins),
+ * which costs at worst a login or a refresh again.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -153,10 +155,13 @@ export function fileTokenStore(dir: string = defaultTokenDirectory()): TokenStor
       await (queues.get(key.resource) ?? Promise.resolve()).catch(() => {});
       return (await read(key.resource)).issuers[key.issuer];
     },
-    set: (key, value) =>
-      update(key.resource, (file) => {
-        file.issuers[key.issuer] = value;
-      }),
+    set: (key, value) => {
+      // Copied now: a change the caller makes before the write lands does not reach the file.
+      const copy = clone(value)!;
+      return update(key.resource, (file) => {
+        file.issuers[key.issuer] = copy;
+      });
+    },
     delete: (key) =>
       update(key.resource, (file) => {
         if (key.issuer === undefined) file.issuers = {};
