@@ -17,7 +17,7 @@ import { McpTransportError } from "../errors.js";
 import type { HttpAccess } from "../transport/http/auth-provider.js";
 import type { AuthorizationServerMetadata } from "./discovery.js";
 import { constantTimeEqual, newPkce, randomToken } from "./pkce.js";
-import { requestToken, tokenRefused } from "./token-endpoint.js";
+import { tokenRefused, type TokenAnswer, type TokenRequest } from "./token-endpoint.js";
 import type { StoredClient, StoredTokens } from "./token-store.js";
 import { checkAuthorizationServerUrl } from "./url-rules.js";
 
@@ -25,6 +25,8 @@ import { checkAuthorizationServerUrl } from "./url-rules.js";
 export type AuthorizeFunction = (authorizationUrl: URL, context: { redirectUri: string; signal: AbortSignal }) => Promise<string | URL>;
 
 export interface CodeFlowRequest {
+  /** Sends the token request (with DPoP, when the provider binds its tokens). */
+  tokenRequest(request: TokenRequest): Promise<TokenAnswer>;
   metadata: AuthorizationServerMetadata;
   client: StoredClient;
   redirectUri: string;
@@ -35,7 +37,7 @@ export interface CodeFlowRequest {
 }
 
 /** The authorization URL and what must be kept beside it until the callback. */
-export function authorizationRequest(request: Omit<CodeFlowRequest, "authorize" | "signal">): {
+export function authorizationRequest(request: Omit<CodeFlowRequest, "authorize" | "signal" | "tokenRequest">): {
   url: URL;
   state: string;
   verifier: string;
@@ -120,7 +122,7 @@ export async function runCodeFlow(access: HttpAccess, request: CodeFlowRequest):
     issuer: request.metadata.issuer,
     issAdvertised: request.metadata.authorization_response_iss_parameter_supported === true,
   });
-  const answer = await requestToken(access, {
+  const answer = await request.tokenRequest({
     metadata: request.metadata,
     client: request.client,
     grant: {

@@ -30,6 +30,8 @@ export interface OAuthOptions {
   authorize: AuthorizeFunction;
   /** How many times in a row a 403 `insufficient_scope` may start a new authorization. @default 2 */
   maxStepUps?: number;
+  /** Bind the tokens to a key of this client's with DPoP (RFC 9449). @default false */
+  dpop?: boolean;
 }
 
 export const OAUTH_OPTION_NAMES = [
@@ -42,6 +44,7 @@ export const OAUTH_OPTION_NAMES = [
   "store",
   "authorize",
   "maxStepUps",
+  "dpop",
 ] as const satisfies readonly (keyof OAuthOptions)[];
 
 export const DEFAULT_REDIRECT_URI = "http://127.0.0.1/callback";
@@ -91,6 +94,7 @@ export function checkOAuthOptions(options: OAuthOptions): CheckedOAuthOptions {
   if (store !== undefined && (typeof store !== "object" || store === null || typeof store.get !== "function" || typeof store.set !== "function" || typeof store.delete !== "function")) {
     throw new TypeError(`${where}: "store" must be a TokenStore (get, set, delete), e.g. fileTokenStore()`);
   }
+  if (options.dpop !== undefined && typeof options.dpop !== "boolean") throw new TypeError(`${where}: "dpop" must be true or false, got ${describeValue(options.dpop)}`);
   const maxStepUps = options.maxStepUps === undefined ? DEFAULT_MAX_STEP_UPS : checkWholeNumber(options.maxStepUps, "maxStepUps", where, { min: 0, max: 10, defaultValue: DEFAULT_MAX_STEP_UPS });
   return { ...options, maxStepUps };
 }

@@ -15,6 +15,7 @@ import type { HttpAccess } from "../transport/http/auth-provider.js";
 import type { AbortSignalLike } from "../util/abort.js";
 import { authRequest, shownUrl } from "./auth-http.js";
 import type { AuthorizationServerMetadata } from "./discovery.js";
+import type { DpopKey } from "./dpop.js";
 import type { StoredClient, StoredTokens } from "./token-store.js";
 
 export type TokenEndpointAuthMethod = "client_secret_basic" | "client_secret_post" | "none";
@@ -61,27 +62,73 @@ export interface TokenRequest {
   metadata: AuthorizationServerMetadata;
   /** The grant's fields: `grant_type` and what it needs. */
   grant: Record<string, string | undefined>;
-  /** How the client authenticates; undefined for a grant that authenticates otherwise. */
+  /** How the client authenticates with its id (and secret); undefined for a grant that authenticates otherwise. */
   client: StoredClient | undefined;
+  /** A signed client assertion instead (`private_key_jwt`, RFC 7523 §2.2), for this audience. */
+  assertion?: ClientAssertion;
   step: McpAuthStep;
   signal?: AbortSignalLike;
-  /** Extra headers (a DPoP proof). */
-  headers?: Record<string, string>;
+  /** The token endpoint to use, when it is not the metadata's (an identity provider's). */
+  endpoint?: string;
+  /** DPoP: a proof on the request, and one more try when the server asks for a nonce (RFC 9449 §8). */
+  dpop?: { key: DpopKey; nonce: string | undefined; onNonce(nonce: string): void };
 }
+
+/** A client that authenticates with a JWT it signs. */
+export interface ClientAssertion {
+  clientId: string;
+  /** A new assertion for this audience (the authorization server's issuer). */
+  sign(audience: string): Promise<string>;
+}
+
+export const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 /** The token endpoint's answer, read. */
 export type TokenAnswer =
   | { ok: true; tokens: StoredTokens; response: { header(name: string): string | undefined } }
   | { ok: false; error: string; status: number; response: { header(name: string): string | undefined } };
 
-/** Sends a token request; an OAuth error answer is returned (the caller decides), anything else unusable fails. */
+/**
+ * Sends a token request; an OAuth error answer is returned (the caller decides), anything else
+ * unusable fails. With DPoP, a `use_dpop_nonce` answer is tried once more with the nonce, and a
+ * nonce the server sends with any answer is kept for the next proof.
+ */
 export async function requestToken(access: HttpAccess, request: TokenRequest, now: number = Date.now()): Promise<TokenAnswer> {
-  const url = new URL(request.metadata.token_endpoint);
-  const auth = request.client === undefined ? { headers: {}, form: {} } : clientAuthentication(chooseAuthMethod(request.metadata, request.client), request.client);
+  let answer = await sendTokenRequest(access, request, request.dpop?.nonce, now);
+  const dpop = request.dpop;
+  if (dpop !== undefined) {
+    const nonce = answer.response.header("dpop-nonce");
+    if (nonce !== undefined) dpop.onNonce(nonce);
+    if (!answer.ok && answer.error === "use_dpop_nonce" && nonce !== undefined) {
+      answer = await sendTokenRequest(access, request, nonce, now);
+      const next = answer.response.header("dpop-nonce");
+      if (next !== undefined) dpop.onNonce(next);
+    }
+  }
+  return answer;
+}
+
+async function sendTokenRequest(access: HttpAccess, request: TokenRequest, nonce: string | undefined, now: number): Promise<TokenAnswer> {
+  const url = new URL(request.endpoint ?? request.metadata.token_endpoint);
+  const auth =
+    request.assertion !== undefined
+      ? {
+          headers: {},
+          form: {
+            client_id: request.assertion.clientId,
+            client_assertion_type: CLIENT_ASSERTION_TYPE,
+            client_assertion: await request.assertion.sign(request.metadata.issuer),
+          },
+        }
+      : request.client === undefined
+        ? { headers: {}, form: {} }
+        : clientAuthentication(chooseAuthMethod(request.metadata, request.client), request.client);
+  const headers: Record<string, string> = { ...auth.headers };
+  if (request.dpop !== undefined) headers.dpop = await request.dpop.key.proof({ htm: "POST", htu: url, nonce });
   const response = await authRequest(access, {
     method: "POST",
     url,
-    headers: { ...auth.headers, ...request.headers },
+    headers,
     form: { ...request.grant, ...auth.form },
     what: "the token request",
     step: request.step,

@@ -56,6 +56,8 @@ export interface AuthRefusal extends AuthRequest {
   readonly wwwAuthenticate: string | undefined;
   /** The headers the provider gave for the refused request, to tell a stale token from the current one. */
   readonly sent: Readonly<Record<string, string>>;
+  /** A header of the refusal by lower-case name (`dpop-nonce`, say). */
+  header(name: string): string | undefined;
 }
 
 export interface AuthProvider {

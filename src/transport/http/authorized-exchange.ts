@@ -32,10 +32,12 @@ async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request:
     const sent = await headersOf(auth, asked);
     const result = await exchange(access.client, withHeaders(request, sent), options);
     if (round > MAX_AUTH_ROUNDS || !asksForCredentials(result.response)) return result;
-    const status = result.response.status;
-    const wwwAuthenticate = result.response.header("www-authenticate");
-    result.response.discard();
-    if (!(await auth.challenged({ ...asked, status, wwwAuthenticate, sent }))) throw stillRefused(status, wwwAuthenticate, options.what);
+    const refused = result.response;
+    const status = refused.status;
+    const wwwAuthenticate = refused.header("www-authenticate");
+    refused.discard();
+    const header = (name: string) => refused.header(name);
+    if (!(await auth.challenged({ ...asked, status, wwwAuthenticate, sent, header }))) throw stillRefused(status, wwwAuthenticate, options.what);
   }
 }
 
