@@ -108,6 +108,16 @@ export type { RedirectMode } from "./transport/http/endpoint-policy.js";
 export type { AuthProvider, AuthRequest, AuthRefusal, HttpAccess } from "./transport/http/auth-provider.js";
 export { parseWwwAuthenticate, type AuthChallenge } from "./transport/http/www-authenticate.js";
 export { oauth, REFRESH_MARGIN_MS, type OAuthOptions } from "./auth/oauth.js";
+export {
+  clientCredentials,
+  workloadIdentity,
+  enterpriseManaged,
+  type ClientCredentialsOptions,
+  type WorkloadIdentityOptions,
+  type EnterpriseManagedOptions,
+} from "./auth/machine-flows.js";
+export type { StringSource } from "./auth/machine-options.js";
+export type { PrivateKeyInput } from "./auth/client-assertion.js";
 export type { AuthorizeFunction } from "./auth/authorization-code.js";
 export type { RedirectUriOption } from "./auth/oauth-options.js";
 export {

@@ -5,7 +5,16 @@
  *
  * Run by scripts/conformance.sh; everything goes through mcpwire's public API.
  */
-import { McpClient, StreamableHttpTransport, oauth, type AuthProvider, type ClientOptions } from "../../src/index.js";
+import {
+  McpClient,
+  StreamableHttpTransport,
+  clientCredentials,
+  enterpriseManaged,
+  oauth,
+  workloadIdentity,
+  type AuthProvider,
+  type ClientOptions,
+} from "../../src/index.js";
 
 type Scenario = (client: McpClient) => Promise<void>;
 
@@ -25,10 +34,41 @@ async function followOneRedirect(authorizationUrl: URL, { signal }: { signal: Ab
   return new URL(location, authorizationUrl).href;
 }
 
-/** The auth of the `auth/*` scenarios: the public API's `oauth()`, with the scenario's pre-registered client if it has one. */
-function scenarioAuth(): AuthProvider {
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { client_id?: string; client_secret?: string };
+/** What the suite passes in MCP_CONFORMANCE_CONTEXT, by scenario. */
+interface ScenarioContext {
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
+  valid_jwt?: string;
+}
+
+/**
+ * The auth of the `auth/*` scenarios, from the public API only: the machine flows where the
+ * scenario is one (its context mapped onto their options), else `oauth()` with the scenario's
+ * pre-registered client if it has one, and DPoP for the DPoP scenarios.
+ */
+function scenarioAuth(name: string): AuthProvider {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as ScenarioContext;
+  if (name === "auth/client-credentials-jwt") {
+    return clientCredentials({ clientId: context.client_id!, privateKey: context.private_key_pem!, signingAlgorithm: context.signing_algorithm });
+  }
+  if (name === "auth/client-credentials-basic") return clientCredentials({ clientId: context.client_id!, clientSecret: context.client_secret! });
+  if (name === "auth/cross-app-access-complete-flow" || name === "auth/enterprise-managed-authorization") {
+    return enterpriseManaged({
+      idToken: context.idp_id_token!,
+      idpTokenEndpoint: context.idp_token_endpoint!,
+      idpClientId: context.idp_client_id!,
+      clientId: context.client_id!,
+      clientSecret: context.client_secret,
+    });
+  }
+  if (name === "auth/wif-jwt-bearer") return workloadIdentity({ clientId: context.client_id, assertion: context.valid_jwt! });
   return oauth({
+    dpop: name.startsWith("auth/dpop"),
     authorize: followOneRedirect,
     clientMetadataUrl: CLIENT_METADATA_URL,
     ...(context.client_id !== undefined && { clientId: context.client_id }),
@@ -96,7 +136,7 @@ async function main(): Promise<void> {
   const scenario = name.startsWith("auth/") ? AUTH_SCENARIO : scenarios[name];
   if (!url || !/^https?:/.test(url)) throw new Error("usage: client.ts <server-url> (with MCP_CONFORMANCE_SCENARIO set)");
   if (!scenario) throw new Error(`no conformance client for scenario ${JSON.stringify(name)}; known: ${Object.keys(scenarios).join(", ")}`);
-  const transport = new StreamableHttpTransport(url, name.startsWith("auth/") ? { auth: scenarioAuth() } : {});
+  const transport = new StreamableHttpTransport(url, name.startsWith("auth/") ? { auth: scenarioAuth(name) } : {});
   const client = await McpClient.connect(transport, {
     clientInfo: { name: "mcpwire-conformance-client", version: "1.0.0" },
     timeoutMs: 20_000,
