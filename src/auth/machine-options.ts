@@ -42,8 +42,8 @@ export interface WorkloadIdentityOptions extends CommonOptions {
 }
 
 export interface EnterpriseManagedOptions extends CommonOptions {
-  /** The user's ID token from the enterprise identity provider; a function is called when a new one is needed. */
-  idToken: string | (() => string | Promise<string>);
+  /** The user's ID token from the enterprise identity provider; a function is called, a file read, when a new one is needed. */
+  idToken: StringSource;
   /** The identity provider's token endpoint, where the ID token is exchanged for an ID-JAG. */
   idpTokenEndpoint: string;
   idpClientId: string;
@@ -88,7 +88,7 @@ export function checkWorkloadIdentityOptions(options: WorkloadIdentityOptions): 
 export function checkEnterpriseManagedOptions(options: EnterpriseManagedOptions): Checked<EnterpriseManagedOptions> {
   const where = "enterpriseManaged()";
   const checked = checkCommon(options, where, ENTERPRISE_MANAGED_OPTION_NAMES);
-  checkSource(options.idToken, "idToken", where, false);
+  checkSource(options.idToken, "idToken", where, true);
   requireString(options, "idpTokenEndpoint", where);
   try {
     new URL(options.idpTokenEndpoint);

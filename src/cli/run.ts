@@ -18,6 +18,7 @@ import { cliOAuth, type CliOAuth } from "./auth/cli-oauth.js";
 import { logout } from "./auth/logout.js";
 import { defaultTokenDirectory, fileTokenStore } from "../auth/token-store.js";
 import type { McpServerConfig } from "../config/server-config.js";
+import { isBrowserLogin } from "../config/declared-auth.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -83,7 +84,9 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
       io.stderr.write(`mcpwire: ${await logout(store, target.config.url!)}\n`);
       return ExitCode.OK;
     }
-    if (reachedByHttp(target.config) && !hasAuthorizationHeader(options.headers, target.config)) {
+    // A declared machine flow runs as declared (transportFor builds it); a browser login gets the browser.
+    const declared = target.config.auth;
+    if (reachedByHttp(target.config) && !hasAuthorizationHeader(options.headers, target.config) && isBrowserLogin(declared)) {
       auth = cliOAuth({
         stderr: io.stderr,
         interactive: invocation.command === "login" || io.interactive === true,
@@ -92,7 +95,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
         target: invocation.target,
         signal: io.signal,
         opener: io.openBrowser,
-        settings: target.config.auth,
+        settings: declared,
       });
     }
     client = await connect(target.config, {

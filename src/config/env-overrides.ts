@@ -11,6 +11,7 @@
  * | `COMMAND` | Run this command line (split like a shell, run without one; drops any URL) |
  * | `TRANSPORT` | `stdio`, `http`, `sse` or `websocket` |
  * | `HEADERS` | A JSON object of headers, merged over the file's (the environment wins per header) |
+ * | `AUTH` | A JSON object: the server's whole `auth` block (a browser login, `client_credentials`, `workload_identity`, `enterprise_managed`), replacing the file's |
  * | `MAX_MESSAGE_BYTES`, `READ_TIMEOUT_MS`, `MAX_IN_FLIGHT`, `TIMEOUT_MS` | The four ceilings |
  * | `ENV_ALLOW` (comma-separated), `CWD`, `NON_PROTOCOL_LINES`, `STDERR_TAIL_LINES`, `STDERR_TAIL_BYTES`, `STDIN_CLOSE_GRACE_MS`, `TERMINATE_GRACE_MS` | stdio's options |
  * | `REDIRECT`, `FALLBACK`, `LISTEN` (`true` or `false`) | the HTTP options |
@@ -114,6 +115,19 @@ export function applyEnvOverrides(
       throw new ConfigError(`${where("HEADERS")} must be a JSON object of strings, got ${describeValue(parsed)}`);
     }
     result.headers = { ...(result.headers as Record<string, string> | undefined), ...(parsed as Record<string, string>) };
+  }
+  const auth = read("AUTH");
+  if (auth !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(auth);
+    } catch {
+      // Never the value: it may hold a secret.
+      throw new ConfigError(`${where("AUTH")} must be a JSON object, e.g. {"type":"workload_identity","assertion":{"file":"/var/run/secrets/mcp/token"}}`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${where("AUTH")} must be a JSON object`);
+    // The whole block: the environment says how this server authorizes, not a part of it.
+    result.auth = parsed;
   }
   if (result.transport !== declaration.transport && TRANSPORT_NAMES.includes(result.transport as TransportName)) {
     // The file's options of the old transport do not follow the server to the new one.

@@ -66,19 +66,76 @@ export interface McpServerConfig extends Partial<Limits> {
    * pre-registered client, a client metadata document, the scope. Secrets belong in
    * `${env:NAME}`. Not together with an Authorization header.
    */
-  auth?: OAuthSettings;
+  auth?: AuthSettings;
 }
 
-/** The data of an OAuth login, as a declaration can hold it (the code parts are given to `oauth()`). */
+/**
+ * How a declared server authorizes, as data (the code parts, such as a browser step, are given
+ * in code): `type` names the flow, `"oauth"` (a browser login) when absent. Secrets belong in
+ * `${env:NAME}`; a workload token or an ID token may be `{ "file": "<path>" }`, read again at
+ * each token request.
+ */
+export type AuthSettings = OAuthSettings | ClientCredentialsSettings | WorkloadIdentitySettings | EnterpriseManagedSettings;
+
+/** A browser login (`oauth()`). */
 export interface OAuthSettings {
+  type?: "oauth";
   clientId?: string;
   clientSecret?: string;
   clientMetadataUrl?: string;
   clientName?: string;
   scope?: string;
+  dpop?: boolean;
 }
 
-export const OAUTH_SETTING_NAMES = ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope"] as const satisfies readonly (keyof OAuthSettings)[];
+/** `clientCredentials()`: a secret, or a private key (PKCS#8 PEM text or a JWK object). */
+export interface ClientCredentialsSettings {
+  type: "client_credentials";
+  clientId: string;
+  clientSecret?: string;
+  privateKey?: string | Record<string, unknown>;
+  signingAlgorithm?: string;
+  scope?: string;
+  dpop?: boolean;
+}
+
+/** `workloadIdentity()`: the workload's JWT, or the file the platform keeps it in. */
+export interface WorkloadIdentitySettings {
+  type: "workload_identity";
+  clientId?: string;
+  assertion: string | { file: string };
+  scope?: string;
+  dpop?: boolean;
+}
+
+/** `enterpriseManaged()`: the user's ID token exchanged at the identity provider. */
+export interface EnterpriseManagedSettings {
+  type: "enterprise_managed";
+  idToken: string | { file: string };
+  idpTokenEndpoint: string;
+  idpClientId: string;
+  idpClientSecret?: string;
+  clientId: string;
+  clientSecret?: string;
+  scope?: string;
+  dpop?: boolean;
+}
+
+export const AUTH_TYPES = ["oauth", "client_credentials", "workload_identity", "enterprise_managed"] as const;
+
+/** The keys of each type's block, and which must be there. */
+const AUTH_KEYS: Record<(typeof AUTH_TYPES)[number], { keys: readonly string[]; required: readonly string[] }> = {
+  oauth: { keys: ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope", "dpop"], required: [] },
+  client_credentials: { keys: ["clientId", "clientSecret", "privateKey", "signingAlgorithm", "scope", "dpop"], required: ["clientId"] },
+  workload_identity: { keys: ["clientId", "assertion", "scope", "dpop"], required: ["assertion"] },
+  enterprise_managed: {
+    keys: ["idToken", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "clientId", "clientSecret", "scope", "dpop"],
+    required: ["idToken", "idpTokenEndpoint", "idpClientId", "clientId"],
+  },
+};
+
+/** The keys of a browser login's block. */
+export const OAUTH_SETTING_NAMES = AUTH_KEYS.oauth.keys;
 
 const COMMON_KEYS = ["name", "transport", ...LIMIT_NAMES] as const;
 
@@ -189,7 +246,7 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   whole("upgradeTimeoutMs", 1);
   whole("closeTimeoutMs", 1);
   if (input.auth !== undefined) {
-    config.auth = parseOAuthSettings(input.auth, fail);
+    config.auth = parseAuthSettings(input.auth, fail);
     if (Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization")) {
       fail(`"auth" and an Authorization header both authorize the requests; keep one of them`);
     }
@@ -197,18 +254,45 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   return config as McpServerConfig;
 }
 
-function parseOAuthSettings(value: unknown, fail: (what: string) => never): OAuthSettings {
+function parseAuthSettings(value: unknown, fail: (what: string) => never): AuthSettings {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`"auth" must be an object such as { "clientId": "..." }, got ${describeValue(value)}`);
-  const settings: OAuthSettings = {};
-  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
-    if (!(OAUTH_SETTING_NAMES as readonly string[]).includes(key)) {
-      fail(`"auth" has an unknown key "${key}"${didYouMean(key, OAUTH_SETTING_NAMES)}; it takes ${OAUTH_SETTING_NAMES.join(", ")}`);
+  const input = value as Record<string, unknown>;
+  const type = input.type ?? "oauth";
+  if (!(AUTH_TYPES as readonly unknown[]).includes(type)) fail(`"auth.type" must be one of ${AUTH_TYPES.join(", ")}, got ${describeValue(type)}`);
+  const { keys, required } = AUTH_KEYS[type as (typeof AUTH_TYPES)[number]];
+  const settings: Record<string, unknown> = input.type === undefined ? {} : { type };
+  for (const [key, field] of Object.entries(input)) {
+    if (key === "type") continue;
+    if (!keys.includes(key)) fail(`"auth" of type ${String(type)} has an unknown key "${key}"${didYouMean(key, keys)}; it takes type, ${keys.join(", ")}`);
+    const ok =
+      key === "dpop"
+        ? typeof field === "boolean"
+        : key === "assertion" || key === "idToken"
+          ? isNonEmptyString(field) || isFileSource(field)
+          : key === "privateKey"
+            ? isNonEmptyString(field) || (typeof field === "object" && field !== null && !Array.isArray(field))
+            : isNonEmptyString(field);
+    if (!ok) {
+      const shape = key === "dpop" ? "true or false" : key === "assertion" || key === "idToken" ? 'a non-empty string or { "file": "<path>" }' : key === "privateKey" ? "a PEM string or a JWK object" : "a non-empty string";
+      // Never the value itself: it may be a secret.
+      fail(`"auth.${key}" must be ${shape}`);
     }
-    if (typeof field !== "string" || field === "") fail(`"auth.${key}" must be a non-empty string, got ${describeValue(field)}`);
-    settings[key as keyof OAuthSettings] = field as string;
+    settings[key] = field;
   }
-  if (settings.clientSecret !== undefined && settings.clientId === undefined) fail(`"auth.clientSecret" needs the "auth.clientId" it belongs to`);
-  return settings;
+  for (const key of required) if (settings[key] === undefined) fail(`"auth" of type ${String(type)} needs "${key}"`);
+  if (type === "oauth" && settings.clientSecret !== undefined && settings.clientId === undefined) fail(`"auth.clientSecret" needs the "auth.clientId" it belongs to`);
+  if (type === "client_credentials" && (settings.clientSecret === undefined) === (settings.privateKey === undefined)) {
+    fail(`"auth" of type client_credentials needs exactly one of "clientSecret" and "privateKey"`);
+  }
+  return settings as unknown as AuthSettings;
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === "string" && value !== "";
+}
+
+function isFileSource(value: unknown): value is { file: string } {
+  return typeof value === "object" && value !== null && Object.keys(value).length === 1 && isNonEmptyString((value as { file?: unknown }).file);
 }
 
 /** Why keys of other transports are refused, and what to use instead. */

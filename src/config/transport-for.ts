@@ -15,7 +15,7 @@ import { StreamableHttpTransport } from "../transport/http/streamable-http.js";
 import type { McpTransport } from "../transport/transport.js";
 import { WebSocketTransport } from "../transport/websocket/websocket.js";
 import type { McpServerConfig } from "./server-config.js";
-import { declaredOAuth } from "./declared-oauth.js";
+import { declaredAuth } from "./declared-auth.js";
 import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
 
 /** The former name of `TransportOptions`, kept for code written against it. */
@@ -61,7 +61,7 @@ function settingsFor(config: McpServerConfig, options: TransportOptions): Transp
   } else {
     // A declared auth block is data; the provider given in code, if any, is the one used.
     if (options.auth === undefined) {
-      if (config.auth !== undefined) settings.auth = declaredOAuth(config);
+      if (config.auth !== undefined) settings.auth = declaredAuth(config);
       else delete settings.auth;
     }
     const headers = mergeHeaders(config.headers, options.headers);

@@ -28,6 +28,47 @@ describe("a declaration's auth block", () => {
   });
 
   it.each([
+    [{ type: "client_credentials", clientId: "svc", clientSecret: "s", dpop: true }],
+    [{ type: "client_credentials", clientId: "svc", privateKey: { kty: "EC", crv: "P-256", d: "x", x: "y", y: "z" }, signingAlgorithm: "ES256" }],
+    [{ type: "workload_identity", assertion: { file: "/var/run/secrets/mcp/token" }, scope: "read" }],
+    [{ type: "enterprise_managed", idToken: "t", idpTokenEndpoint: "https://idp.example/token", idpClientId: "idp", clientId: "app", clientSecret: "s" }],
+  ])("takes the machine flow %j", (auth) => {
+    const config = parseServerConfig({ name: "hosted", transport: "http", url: "https://example.com/mcp", auth }, where);
+    expect(config.auth).toEqual(auth);
+  });
+
+  it.each([
+    [{ type: "browser" }, /"auth.type" must be one of oauth, client_credentials, workload_identity, enterprise_managed/],
+    [{ type: "client_credentials", clientId: "svc" }, /exactly one of "clientSecret" and "privateKey"/],
+    [{ type: "client_credentials", clientSecret: "s" }, /needs "clientId"/],
+    [{ type: "workload_identity", assertion: { file: "" } }, /"auth.assertion" must be a non-empty string or \{ "file": "<path>" \}/],
+    [{ type: "workload_identity", assertion: "jwt", clientSecret: "s" }, /unknown key "clientSecret"/],
+    [{ type: "client_credentials", clientId: "svc", clientSecret: "s", dpop: "yes" }, /"auth.dpop" must be true or false/],
+  ])("refuses the machine flow %j", (auth, message) => {
+    expect(() => parseServerConfig({ name: "hosted", transport: "http", url: "https://example.com/mcp", auth }, where)).toThrow(message);
+  });
+
+  it("never shows a value it refuses: it may be a secret", () => {
+    const refused = () =>
+      parseServerConfig({ name: "hosted", transport: "http", url: "https://example.com/mcp", auth: { type: "client_credentials", clientId: "svc", clientSecret: 42, privateKey: "x" } }, where);
+    expect(refused).toThrow(/"auth.clientSecret" must be a non-empty string/);
+    expect(refused).not.toThrow(/42/);
+  });
+
+  it("MCPWIRE_SERVER_<NAME>_AUTH replaces the file's block with the environment's", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "mcpwire-auth-env-"));
+    const configFile = join(folder, "mcp.json");
+    writeFileSync(configFile, JSON.stringify({ mcpServers: { hosted: { url: "https://example.com/mcp", auth: { clientId: "laptop" } } } }));
+    const env = { MCPWIRE_SERVER_HOSTED_AUTH: JSON.stringify({ type: "workload_identity", assertion: { file: "/var/run/secrets/mcp/token" } }) };
+    const config = await loadServerConfig("hosted", { configFile, env });
+    expect(config.auth).toEqual({ type: "workload_identity", assertion: { file: "/var/run/secrets/mcp/token" } });
+    await expect(loadServerConfig("hosted", { configFile, env: { MCPWIRE_SERVER_HOSTED_AUTH: "{not json, secret-value" } })).rejects.toThrow(
+      /MCPWIRE_SERVER_HOSTED_AUTH must be a JSON object/,
+    );
+    await expect(loadServerConfig("hosted", { configFile, env: { MCPWIRE_SERVER_HOSTED_AUTH: "{not json, secret-value" } })).rejects.not.toThrow(/secret-value/);
+  });
+
+  it.each([
     [{ clientID: "x" }, /unknown key "clientID".*did you mean "clientId"/],
     [{ clientId: 7 }, /"auth.clientId" must be a non-empty string/],
     [{ clientSecret: "s" }, /"auth.clientSecret" needs the "auth.clientId"/],

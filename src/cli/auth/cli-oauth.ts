@@ -53,10 +53,11 @@ export function cliOAuth(options: CliOAuthOptions): CliOAuth {
       `the server asks for a login, which needs a browser and a terminal: run \`mcpwire login ${options.target}\` first`,
       { authStep: "authorization", httpStatus: 401 },
     );
+  const { type: _type, ...settings } = options.settings ?? {};
   const provider = oauth({
-    ...options.settings,
+    ...settings,
     store: options.store,
-    clientName: options.settings?.clientName ?? "mcpwire",
+    clientName: settings.clientName ?? "mcpwire",
     redirectUri: async (registered) => {
       if (!options.interactive) throw needsLogin();
       await listener?.close();
