@@ -84,3 +84,16 @@ export function isAuthProvider(value: unknown): value is AuthProvider {
     typeof (value as AuthProvider).challenged === "function"
   );
 }
+
+/**
+ * The same provider, told that the requests are for `server`: the legacy HTTP+SSE transport that
+ * the automatic fallback tries at another path of the same origin (`<url>/sse`) authorizes for
+ * the URL the user gave, so its tokens are the ones the Streamable HTTP attempt obtained.
+ */
+export function forServer(auth: AuthProvider, server: URL): AuthProvider {
+  const moved = <T extends AuthRequest>(request: T): T => ({ ...request, http: { ...request.http, server } });
+  return {
+    headers: (request) => auth.headers(moved(request)),
+    challenged: (refusal) => auth.challenged(moved(refusal)),
+  };
+}

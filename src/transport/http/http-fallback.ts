@@ -25,6 +25,7 @@ import { isSuccessStatus } from "./endpoint-policy.js";
 import type { Limits } from "../limits.js";
 import { SSE_KIND } from "./sse-connection.js";
 import { SseTransport } from "./sse.js";
+import { forServer } from "./auth-provider.js";
 import { StreamableHttpTransport, type StreamableHttpOptions } from "./streamable-http.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
 
@@ -44,7 +45,8 @@ export class HttpTransport implements McpTransport {
     this.modern = new StreamableHttpTransport(url, options);
     this.url = this.modern.url;
     this.description = this.modern.description;
-    const sseOptions = { headers: options.headers, fetch: options.fetch, redirect: options.redirect, auth: options.auth };
+    const auth = options.auth === undefined ? undefined : forServer(options.auth, this.url);
+    const sseOptions = { headers: options.headers, fetch: options.fetch, redirect: options.redirect, auth };
     this.legacy = legacyUrls(this.url).map((candidate) => new SseTransport(candidate, sseOptions));
   }
 
