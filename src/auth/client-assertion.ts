@@ -3,9 +3,11 @@
  * endpoint with a JWT it signs. Claims: `iss` = `sub` = the client id, `aud` = the authorization
  * server's issuer, `iat`, `exp` one minute later (well within the five minutes servers allow),
  * and a unique `jti`. The algorithm is the one given, else the first the server lists in
- * `token_endpoint_auth_signing_alg_values_supported` that fits the key, else the key's own.
+ * `token_endpoint_auth_signing_alg_values_supported` that fits the key (its type, and for an
+ * elliptic curve its curve), else the key's own.
  * The key is PKCS#8 PEM or a JWK, read once and kept as a non-extractable key.
  */
+import { createPrivateKey } from "node:crypto";
 import type * as JoseModule from "jose";
 import { McpTransportError } from "../errors.js";
 import { loadJose } from "./jose.js";
@@ -33,6 +35,7 @@ export function privateKeyAssertion(
   options: { signingAlgorithm?: string; supported: () => readonly string[] | undefined },
 ): ClientAssertion {
   const keys = new Map<string, Promise<SigningKey>>();
+  const fits = keyAlgorithms(privateKey);
   const keyFor = (algorithm: string) => {
     let key = keys.get(algorithm);
     if (key === undefined) {
@@ -45,7 +48,7 @@ export function privateKeyAssertion(
     clientId,
     sign: async (audience) => {
       const jose = await loadJose();
-      const algorithm = options.signingAlgorithm ?? chooseSigningAlgorithm(keyType(privateKey), options.supported());
+      const algorithm = options.signingAlgorithm ?? chooseFromFitting(fits, options.supported());
       const now = Math.floor(Date.now() / 1000);
       return new jose.SignJWT({ jti: randomToken() })
         .setProtectedHeader({ alg: algorithm, typ: "JWT" })
@@ -59,17 +62,46 @@ export function privateKeyAssertion(
   };
 }
 
-/** The key type of a PEM or JWK: `EC`, `RSA` or `OKP`, or undefined when it cannot be told without parsing. */
-export function keyType(privateKey: PrivateKeyInput): string | undefined {
-  if (typeof privateKey !== "string") return typeof privateKey.kty === "string" ? privateKey.kty : undefined;
-  return undefined;
+/**
+ * The algorithms a key can sign with, preferred first: by its type, and for an elliptic curve by
+ * its curve (a P-384 key signs ES384 only). A PEM is read for its type; its text is not kept.
+ */
+export function keyAlgorithms(privateKey: PrivateKeyInput): readonly string[] {
+  let type: string | undefined;
+  let curve: string | undefined;
+  if (typeof privateKey === "string") {
+    try {
+      const key = createPrivateKey(privateKey);
+      const types: Record<string, string> = { ec: "EC", rsa: "RSA", "rsa-pss": "RSA", ed25519: "OKP", ed448: "OKP" };
+      type = types[key.asymmetricKeyType ?? ""];
+      curve = key.asymmetricKeyDetails?.namedCurve;
+    } catch {
+      type = undefined;
+    }
+  } else {
+    type = typeof privateKey.kty === "string" ? privateKey.kty : undefined;
+    curve = typeof privateKey.crv === "string" ? privateKey.crv : undefined;
+  }
+  if (type === "EC") {
+    const byCurve: Record<string, string> = { "P-256": "ES256", prime256v1: "ES256", "P-384": "ES384", secp384r1: "ES384", "P-521": "ES512", secp521r1: "ES512" };
+    const algorithm = curve === undefined ? undefined : byCurve[curve];
+    return algorithm === undefined ? ALGORITHMS_BY_KEY.EC! : [algorithm];
+  }
+  if (type === undefined) return [...ALGORITHMS_BY_KEY.RSA!, ...ALGORITHMS_BY_KEY.EC!, ...ALGORITHMS_BY_KEY.OKP!];
+  return ALGORITHMS_BY_KEY[type] ?? [];
 }
 
+/** For a key of this type (`EC`, `RSA`, `OKP`; undefined when unknown): the first the server lists that fits, else the type's own first. */
 export function chooseSigningAlgorithm(type: string | undefined, supported: readonly string[] | undefined): string {
   const fits = type === undefined ? [...ALGORITHMS_BY_KEY.RSA!, ...ALGORITHMS_BY_KEY.EC!, ...ALGORITHMS_BY_KEY.OKP!] : (ALGORITHMS_BY_KEY[type] ?? []);
+  return chooseFromFitting(fits, supported);
+}
+
+/** The first the server lists among the algorithms that fit the key, else the key's own first. */
+export function chooseFromFitting(fits: readonly string[], supported: readonly string[] | undefined): string {
   if (supported !== undefined && supported.length > 0) {
-    const chosen = supported.find((algorithm) => fits.includes(algorithm));
-    if (chosen !== undefined) return chosen;
+    const chosen = supported.find((algorithm) => fits.includes(algorithm) || (algorithm === "Ed25519" && fits.includes("EdDSA")));
+    if (chosen !== undefined) return chosen === "Ed25519" ? "EdDSA" : chosen;
     throw new McpTransportError(
       "PROTOCOL",
       `the authorization server takes client assertions signed with ${supported.join(", ")}; give "signingAlgorithm" for this key, or a key of a type it takes`,
