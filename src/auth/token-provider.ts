@@ -118,7 +118,16 @@ export abstract class TokenProvider implements AuthProvider {
   async challenged(refusal: AuthRefusal): Promise<boolean> {
     const state = this.stateFor(refusal.http.server);
     if (state.flight !== undefined) {
-      await raceAbort(state.flight.catch(() => false), refusal.signal);
+      // One flow for all: when it failed, so does every request that waited on it (a refused
+      // grant is not asked again by each of them).
+      const failure = await raceAbort(
+        state.flight.then(
+          () => undefined,
+          (error: unknown) => ({ error }),
+        ),
+        refusal.signal,
+      );
+      if (failure !== undefined) throw failure.error;
     }
     // A flow that ended since this request went out gave a token it has not tried.
     const current = this.currentAuthorization(state);

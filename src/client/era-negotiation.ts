@@ -8,7 +8,8 @@
  *   starts `initialize` beside the still-pending probe, and whichever answers first decides, so a
  *   slow-starting modern server is not mistaken for a legacy one.
  * - HTTP: a modern request first; a result or a modern error body means modern; any other answer
- *   means legacy. 401/403, 5xx and an unreachable endpoint are never taken as evidence.
+ *   means legacy. 401/403, 5xx, an unreachable endpoint and a failed authorization are never
+ *   taken as evidence.
  *
  * The verdict is remembered for the process per server (command line or URL), can be given by
  * the user (say, from a previous run), and is probed again when a remembered verdict proves wrong.
@@ -120,9 +121,10 @@ function provesVerdictWrong(error: unknown, context: NegotiationContext): boolea
   return !notEvidence(error);
 }
 
-/** 401/403, 5xx and unreachable endpoints say nothing about the era (basic/versioning). */
+/** 401/403, 5xx, unreachable endpoints and failed authorizations say nothing about the era (basic/versioning). */
 function notEvidence(error: McpTransportError): boolean {
-  return error.reason === "UNAVAILABLE" || error.httpStatus === 401 || error.httpStatus === 403;
+  // An authorization that failed (a refused grant, say) failed before the server could answer.
+  return error.reason === "UNAVAILABLE" || error.httpStatus === 401 || error.httpStatus === 403 || error.authStep !== undefined;
 }
 
 /** Whether a failed discover came from a modern server, and which legacy revision it would take. */

@@ -20,7 +20,6 @@
  * When the environment changes the server's transport, the file's keys that the new transport
  * does not take are dropped with it; every value is then checked as the file's are.
  */
-import { describeValue } from "../util/whole-number.js";
 import { ConfigError, TRANSPORT_NAMES, serverTakesKey, type TransportName } from "./server-config.js";
 import { splitCommandLine } from "./shell-words.js";
 import { transportForUrl } from "./url-kind.js";
@@ -105,30 +104,12 @@ export function applyEnvOverrides(
   }
   const headers = read("HEADERS");
   if (headers !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(headers);
-    } catch {
-      throw new ConfigError(`${where("HEADERS")} must be a JSON object of strings, e.g. {"Authorization":"Bearer ..."}`);
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new ConfigError(`${where("HEADERS")} must be a JSON object of strings, got ${describeValue(parsed)}`);
-    }
+    const parsed = jsonObject(headers, where("HEADERS"), '{"Authorization":"Bearer ..."}');
     result.headers = { ...(result.headers as Record<string, string> | undefined), ...(parsed as Record<string, string>) };
   }
   const auth = read("AUTH");
-  if (auth !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(auth);
-    } catch {
-      // Never the value: it may hold a secret.
-      throw new ConfigError(`${where("AUTH")} must be a JSON object, e.g. {"type":"workload_identity","assertion":{"file":"/var/run/secrets/mcp/token"}}`);
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${where("AUTH")} must be a JSON object`);
-    // The whole block: the environment says how this server authorizes, not a part of it.
-    result.auth = parsed;
-  }
+  // The whole block: the environment says how this server authorizes, not a part of it.
+  if (auth !== undefined) result.auth = jsonObject(auth, where("AUTH"), '{"type":"workload_identity","assertion":{"file":"/var/run/secrets/mcp/token"}}');
   if (result.transport !== declaration.transport && TRANSPORT_NAMES.includes(result.transport as TransportName)) {
     // The file's options of the old transport do not follow the server to the new one.
     for (const key of Object.keys(result)) if (!serverTakesKey(result.transport as TransportName, key)) delete result[key];
@@ -138,6 +119,20 @@ export function applyEnvOverrides(
     if (value !== undefined) setField(result, key, parseField(value, kind, where(field)));
   }
   return result;
+}
+
+/** A variable's JSON object; the messages never show the value, which may hold a secret. */
+function jsonObject(value: string, where: string, example: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new ConfigError(`${where} must be a JSON object, e.g. ${example}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`${where} must be a JSON object, e.g. ${example}, got ${Array.isArray(parsed) ? "an array" : typeof parsed}`);
+  }
+  return parsed as Record<string, unknown>;
 }
 
 function parseField(value: string, kind: FieldKind, where: string): unknown {
