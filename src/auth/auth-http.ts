@@ -104,3 +104,12 @@ export async function authRequest(access: HttpAccess, request: AuthHttpRequest):
     request.signal?.removeEventListener("abort", onAbort);
   }
 }
+
+/**
+ * An OAuth `error` code as a message may show it: a code is a short token (`invalid_grant`); an
+ * answer that is anything else is the server's own text, which never goes into a message. The
+ * code as sent stays on `oauthError`.
+ */
+export function shownOAuthError(code: string | undefined): string {
+  return code !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(code) ? code : "an unreadable error code";
+}

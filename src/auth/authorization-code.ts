@@ -15,6 +15,7 @@
  */
 import { McpTransportError } from "../errors.js";
 import type { HttpAccess } from "../transport/http/auth-provider.js";
+import { shownOAuthError } from "./auth-http.js";
 import type { AuthorizationServerMetadata } from "./discovery.js";
 import { constantTimeEqual, newPkce, randomToken } from "./pkce.js";
 import { tokenRefused, type TokenAnswer, type TokenRequest } from "./token-endpoint.js";
@@ -91,8 +92,9 @@ export function codeFromCallback(
   }
   const error = params.get("error");
   if (error !== null) {
+    // Arriving through a browser, the code is kept only when it reads as one.
     const code = /^[\x20-\x7e]{1,64}$/.test(error) ? error : "unreadable";
-    throw refuse(code === "access_denied" ? "the user or the server denied access (access_denied)" : `the server answered ${code}`, code);
+    throw refuse(code === "access_denied" ? "the user or the server denied access (access_denied)" : `the server answered ${shownOAuthError(code)}`, code);
   }
   const code = params.get("code");
   if (code === null || code === "") throw refuse("it carries no code");

@@ -14,7 +14,7 @@
 import { McpTransportError } from "../errors.js";
 import type { HttpAccess } from "../transport/http/auth-provider.js";
 import type { AbortSignalLike } from "../util/abort.js";
-import { authRequest, shownUrl } from "./auth-http.js";
+import { authRequest, shownOAuthError, shownUrl } from "./auth-http.js";
 import type { AuthorizationServerMetadata } from "./discovery.js";
 import type { StoredClient } from "./token-store.js";
 
@@ -109,7 +109,7 @@ async function register(
     const error = typeof body === "object" && body !== null && typeof body.error === "string" ? body.error : undefined;
     throw new McpTransportError(
       "PROTOCOL",
-      `the registration endpoint ${shownUrl(url)} refused to register this client` + (error ? `: ${error}` : ` (HTTP ${response.status})`) +
+      `the registration endpoint ${shownUrl(url)} refused to register this client` + (error ? `: ${shownOAuthError(error)}` : ` (HTTP ${response.status})`) +
         "; register a client there and give its id as `clientId`",
       { authStep: "registration", oauthError: error, httpStatus: response.status },
     );

@@ -18,7 +18,7 @@
 import { readFile } from "node:fs/promises";
 import { McpTransportError } from "../errors.js";
 import type { AuthProvider, HttpAccess } from "../transport/http/auth-provider.js";
-import { authRequest, shownUrl } from "./auth-http.js";
+import { authRequest, shownOAuthError, shownUrl } from "./auth-http.js";
 import { privateKeyAssertion, type PrivateKeyInput } from "./client-assertion.js";
 import { DpopKey } from "./dpop.js";
 import {
@@ -166,7 +166,7 @@ async function exchangeIdToken(access: HttpAccess, options: EnterpriseManagedOpt
   }
   if (response.status < 200 || response.status >= 300) {
     const error = typeof body?.error === "string" ? body.error : undefined;
-    throw new McpTransportError("PROTOCOL", `the identity provider refused the token exchange${error ? `: ${error}` : ` (HTTP ${response.status})`}`, {
+    throw new McpTransportError("PROTOCOL", `the identity provider refused the token exchange${error ? `: ${shownOAuthError(error)}` : ` (HTTP ${response.status})`}`, {
       authStep: "token",
       oauthError: error,
       httpStatus: response.status,

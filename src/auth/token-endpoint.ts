@@ -13,7 +13,7 @@
 import { McpTransportError, type McpAuthStep } from "../errors.js";
 import type { HttpAccess } from "../transport/http/auth-provider.js";
 import type { AbortSignalLike } from "../util/abort.js";
-import { authRequest, shownUrl } from "./auth-http.js";
+import { authRequest, shownOAuthError, shownUrl } from "./auth-http.js";
 import type { AuthorizationServerMetadata } from "./discovery.js";
 import type { DpopKey } from "./dpop.js";
 import type { StoredClient, StoredTokens } from "./token-store.js";
@@ -155,7 +155,7 @@ async function sendTokenRequest(access: HttpAccess, request: TokenRequest, nonce
 
 /** The failure an OAuth error answer means, for a step that cannot go on without a token. */
 export function tokenRefused(answer: Extract<TokenAnswer, { ok: false }>, step: McpAuthStep, url: string): McpTransportError {
-  return new McpTransportError("PROTOCOL", `the token endpoint ${shownUrl(new URL(url))} refused the request: ${answer.error}`, {
+  return new McpTransportError("PROTOCOL", `the token endpoint ${shownUrl(new URL(url))} refused the request: ${shownOAuthError(answer.error)}`, {
     authStep: step,
     oauthError: answer.error,
     httpStatus: answer.status,

@@ -36,9 +36,25 @@ import {
   type ResourceMetadata,
 } from "./discovery.js";
 import type { DpopKey } from "./dpop.js";
+import { shownOAuthError } from "./auth-http.js";
 import { initialScope, scopesOf, stepUpScope } from "./scope.js";
 import { requestToken, tokenRefused } from "./token-endpoint.js";
 import { memoryTokenStore, type StoredClient, type StoredCredentials, type TokenStore, type TokenStoreKey } from "./token-store.js";
+
+/**
+ * The server refused the tokens this request just obtained: PROTOCOL with the status, the
+ * challenge kept, the step that obtained them and the resource server's own OAuth error code
+ * (RFC 6750 §3.1, `invalid_token` when it gave none).
+ */
+function refusedAgain(refusal: AuthRefusal, challenge: AuthChallenge | undefined, machine: boolean): McpTransportError {
+  const code = challenge?.params.error;
+  return new McpTransportError("PROTOCOL", `the server refused the token just obtained (HTTP ${refusal.status}${code ? `, ${shownOAuthError(code)}` : ""})`, {
+    httpStatus: refusal.status,
+    authStep: machine ? "token" : "authorization",
+    oauthError: code ?? "invalid_token",
+    ...(refusal.wwwAuthenticate !== undefined && { httpHeaders: { "www-authenticate": refusal.wwwAuthenticate } }),
+  });
+}
 
 /** A token this close to its expiry is renewed before it is sent, in ms. */
 export const REFRESH_MARGIN_MS = 30_000;
@@ -164,7 +180,7 @@ export abstract class TokenProvider implements AuthProvider {
       refusal.tried.add("refresh");
       if (await this.refresh(state, access)) return true;
     }
-    if (refusal.tried.has("obtain")) return false;
+    if (refusal.tried.has("obtain")) throw refusedAgain(refusal, challenge, this.eager);
     refusal.tried.add("obtain");
     state.stepUps = 0;
     await this.obtain(state, access, this.scopesFor(state, challenge), "refused");
