@@ -1,7 +1,8 @@
 /**
  * The MCP conversation's typed API: tools, resources, prompts, completion, logging, pagination,
- * results validated against the schema, listeners for server notifications. The connection
- * itself (opening, the era, reconnection) is owned by `ServerConnection`.
+ * results validated against the schema, listeners for server notifications, and `request()` and
+ * `notify()` for methods without a typed call. The connection itself (opening, the era,
+ * reconnection) is owned by `ServerConnection`.
  */
 import type { z } from "zod";
 import { McpTransportError } from "../errors.js";
@@ -34,12 +35,36 @@ import type { EraName, ProtocolEra } from "./era.js";
 import { ModernEra } from "./modern-era.js";
 import { ServerConnection } from "./server-connection.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
-import { parseResult } from "./validate.js";
+import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
+import { isStandardSchema, parseResult, parseWithSchema, type StandardSchemaV1 } from "./validate.js";
 
 export { CLIENT_OPTION_NAMES, type ClientOptions };
 
-/** Options of every typed method: the deadline, the abort signal, progress. */
-export type CallOptions = Omit<RequestOptions, "label">;
+/** Options of every call: the deadline, the abort signal, progress, `_meta` entries. */
+export interface CallOptions extends Omit<RequestOptions, "label"> {
+  /**
+   * Entries added to the request's `params._meta`, e.g. a W3C `traceparent`. Keys the protocol
+   * owns (`progressToken`, and any under a prefix MCP reserves, such as `io.modelcontextprotocol/`)
+   * are refused with a TypeError: the client sets those itself.
+   */
+  meta?: Record<string, unknown>;
+}
+
+/** Options of `request()`: those of every call, and the schema its result is checked with. */
+export interface RawRequestOptions<T = Record<string, unknown>> extends CallOptions {
+  /**
+   * Checks the result: any Standard Schema (a zod schema, valibot, ArkType...). A result that
+   * does not match fails with PROTOCOL, naming the method and the first failing path. Without
+   * one, the result object is returned as the server sent it.
+   */
+  schema?: StandardSchemaV1<unknown, T>;
+}
+
+/** Options of `notify()`. */
+export interface NotifyOptions {
+  /** Entries added to the notification's `params._meta`, with the same rules as `CallOptions.meta`. */
+  meta?: Record<string, unknown>;
+}
 
 export interface PageOptions extends CallOptions {
   cursor?: string;
@@ -229,6 +254,40 @@ export class McpClient {
     await this.call(Method.ping, undefined, "EmptyResultSchema", "ping", options);
   }
 
+  // --- Methods without a typed call
+
+  /**
+   * Sends a request mcpwire has no typed call for (an extension's, a newer revision's) the way
+   * the typed calls are sent: in the era settled with the server (its `_meta` and headers),
+   * within the same ceilings, `timeoutMs`, `signal` and progress, waiting for a reconnection
+   * under way. Resolves with the result, checked with `options.schema` when one is given.
+   * A method that has a typed call, or that belongs to the protocol's own machinery
+   * (`initialize`, `server/discover`), is refused with a TypeError naming what to use.
+   */
+  request<T>(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions<T> & { schema: StandardSchemaV1<unknown, T> }): Promise<T>;
+  request(method: string, params?: Record<string, unknown>, options?: RawRequestOptions): Promise<Record<string, unknown>>;
+  async request(method: string, params?: Record<string, unknown>, options: RawRequestOptions<unknown> = {}): Promise<unknown> {
+    checkRawRequest(method, params);
+    const { schema, ...callOptions } = options;
+    if (schema !== undefined && !isStandardSchema(schema)) {
+      throw new TypeError(`client.request(${JSON.stringify(method)}): options.schema must be a Standard Schema (a zod schema, for one)`);
+    }
+    const label = `request ${quote(method)}`;
+    const raw = await this.send(method, params, label, callOptions);
+    return schema === undefined ? raw : parseWithSchema(schema, raw, label, this.connection.session.description);
+  }
+
+  /**
+   * Sends a notification mcpwire has no typed call for, in the current era, once any
+   * reconnection under way is done. Resolves when it is handed to the wire. Notifications that
+   * belong to the protocol (`notifications/initialized`, `notifications/cancelled`) are refused.
+   */
+  async notify(method: string, params?: Record<string, unknown>, options: NotifyOptions = {}): Promise<void> {
+    checkRawNotification(method, params);
+    const label = `notify ${quote(method)}`;
+    await this.connection.notify(method, label, options.meta === undefined ? params : withCallerMeta(params, options.meta, label));
+  }
+
   // --- Notifications from the server
 
   /** Any server notification by method; returns the function that stops listening. */
@@ -309,8 +368,14 @@ export class McpClient {
     label: string,
     options: CallOptions,
   ): Promise<z.output<Schemas[K]>> {
-    const raw = await this.connection.request(method, params, { ...options, label });
+    const raw = await this.send(method, params, label, options);
     return parseResult(schemas()[schema] as z.ZodType, raw, label, this.connection.session.description) as z.output<Schemas[K]>;
+  }
+
+  /** One request as the connection sends it, the caller's `meta` merged into its `_meta`. */
+  private send(method: string, params: Record<string, unknown> | undefined, label: string, options: CallOptions): Promise<Record<string, unknown>> {
+    const sent = options.meta === undefined ? params : withCallerMeta(params, options.meta, label);
+    return this.connection.request(method, sent, { ...options, label });
   }
 
   private async collect<K extends string, Item>(

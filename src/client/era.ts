@@ -31,6 +31,12 @@ export interface ProtocolEra {
    */
   request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<Record<string, unknown>>;
   /**
+   * Sends one notification the way this era does: in the modern era, with the `_meta` fields
+   * every modern message carries, so that a server can tell the era of a notification that
+   * comes before any request.
+   */
+  notify(method: string, params: Record<string, unknown> | undefined): Promise<void>;
+  /**
    * From now on, send through `source`: the connection that settled this era, whose session
    * changes when it reconnects. Until then an era sends on the session it was settled on.
    */

@@ -71,6 +71,10 @@ export class LegacyEra implements ProtocolEra {
     }
   }
 
+  notify(method: string, params: Record<string, unknown> | undefined): Promise<void> {
+    return this.source.session.notify(method, params);
+  }
+
   private async renewAndRetry(
     error: unknown,
     session: TransportSession,

@@ -161,6 +161,10 @@ export class ModernEra implements ProtocolEra {
     return this.requestOn(this.source.session, method, params, options);
   }
 
+  notify(method: string, params: Record<string, unknown> | undefined): Promise<void> {
+    return this.source.session.notify(method, this.withMeta(params));
+  }
+
   bind(source: SessionSource): void {
     this.source = source;
   }
@@ -223,7 +227,7 @@ export class ModernEra implements ProtocolEra {
     }
   }
 
-  /** The `_meta` every modern request carries, merged with the caller's own. */
+  /** The `_meta` every modern request (and notification) carries, merged with the caller's own. */
   private withMeta(params: Record<string, unknown> | undefined): Record<string, unknown> {
     const meta: Record<string, unknown> = {
       ...(params?._meta as Record<string, unknown> | undefined),

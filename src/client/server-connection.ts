@@ -112,10 +112,11 @@ export class ServerConnection {
     return this.era.request(method, params, options);
   }
 
-  /** A notification to the server, after the era allows it. */
+  /** A notification to the server, after the era allows it and once any reconnection under way is done. */
   async notify(method: string, label: string, params?: Record<string, unknown>): Promise<void> {
     this.era.checkMethod(method, label);
-    await this.current.notify(method, params);
+    if (this.reconnection) await this.waitForReconnection({ label });
+    await this.era.notify(method, params);
   }
 
   /** Any server notification by method, on this session and every later one; returns the function that stops it. */

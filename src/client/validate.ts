@@ -10,14 +10,50 @@ export function parseResult<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = issue && issue.path.length > 0 ? issue.path.join(".") : "(the result itself)";
-  return failInvalid(label, where, `${path}: ${issue?.message ?? "invalid"}`, parsed.error);
+  return failInvalid(label, where, "the MCP schema", parsed.error.issues, parsed.error);
 }
 
-function failInvalid(label: string, where: string, what: string, cause: unknown): never {
-  // zod's text describes our expectation (a type, a field name), never the server's own words.
-  throw new McpTransportError("PROTOCOL", `${label} returned a result that does not match the MCP schema at ${what} (${where})`, {
+/**
+ * The part of the Standard Schema interface (https://standardschema.dev, version 1) that
+ * `request()` uses: zod (3.24 and later, 4), valibot, ArkType and others implement it.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: readonly StandardIssue[] };
+
+interface StandardIssue {
+  readonly message: string;
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+}
+
+/** Whether `value` has the shape of a Standard Schema, so that a wrong option fails where it is given. */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
+  const props = (value as Partial<StandardSchemaV1>)["~standard"];
+  return typeof props === "object" && props !== null && props.version === 1 && typeof props.validate === "function";
+}
+
+/** `value` checked with a caller's schema; a mismatch is a PROTOCOL failure naming `label` and the first failing path. */
+export async function parseWithSchema<T>(schema: StandardSchemaV1<unknown, T>, value: unknown, label: string, where: string): Promise<T> {
+  const outcome = await schema["~standard"].validate(value);
+  if (outcome.issues === undefined) return outcome.value;
+  return failInvalid(label, where, "the schema given to it", outcome.issues, outcome.issues);
+}
+
+function failInvalid(label: string, where: string, against: string, issues: readonly StandardIssue[], cause: unknown): never {
+  const issue = issues[0];
+  const path = issue?.path?.length ? issue.path.map((part) => String(typeof part === "object" ? part.key : part)).join(".") : "(the result itself)";
+  // The schema's text describes our expectation (a type, a field name), never the server's own words.
+  throw new McpTransportError("PROTOCOL", `${label} returned a result that does not match ${against} at ${path}: ${issue?.message ?? "invalid"} (${where})`, {
     cause,
   });
 }

@@ -10,10 +10,22 @@ import { z } from "zod";
 
 const Meta = z.record(z.string(), z.unknown()).optional();
 
+/** An icon a client may show beside a tool, prompt, resource or implementation (2025-11-25 on). */
+export const IconSchema = z.looseObject({
+  src: z.string(),
+  mimeType: z.string().optional(),
+  /** Each "WxH" (e.g. "48x48") or "any". */
+  sizes: z.array(z.string()).optional(),
+  theme: z.enum(["light", "dark"]).optional(),
+});
+
+const Icons = z.array(IconSchema).optional();
+
 export const ImplementationSchema = z.looseObject({
   name: z.string(),
   version: z.string(),
   title: z.string().optional(),
+  icons: Icons,
 });
 
 export const ServerCapabilitiesSchema = z.looseObject({
@@ -86,6 +98,7 @@ export const ResourceSchema = z.looseObject({
   mimeType: z.string().optional(),
   size: z.number().optional(),
   annotations: AnnotationsSchema.optional(),
+  icons: Icons,
   _meta: Meta,
 });
 
@@ -109,13 +122,38 @@ export const ContentBlockSchema = z.discriminatedUnion("type", [
 
 const JsonObjectSchema = z.looseObject({ type: z.literal("object") });
 
+/**
+ * Hints about a tool's behaviour. They come from the server and are not verified: a client must
+ * not trust them from a server it does not trust.
+ */
+export const ToolAnnotationsSchema = z.looseObject({
+  title: z.string().optional(),
+  /** The tool does not modify its environment. @default false */
+  readOnlyHint: z.boolean().optional(),
+  /** The tool may update its environment destructively (meaningful when not read-only). @default true */
+  destructiveHint: z.boolean().optional(),
+  /** Calling it again with the same arguments has no further effect (meaningful when not read-only). @default false */
+  idempotentHint: z.boolean().optional(),
+  /** The tool may reach an open world of external entities. @default true */
+  openWorldHint: z.boolean().optional(),
+});
+
+/** How a tool may be run (2025-11-25): whether it can, or must, be called as a task. */
+export const ToolExecutionSchema = z.looseObject({
+  /** @default "forbidden" */
+  taskSupport: z.enum(["forbidden", "optional", "required"]).optional(),
+});
+
 export const ToolSchema = z.looseObject({
   name: z.string(),
+  /** The name to show; then `annotations.title`, then `name`. */
   title: z.string().optional(),
   description: z.string().optional(),
   inputSchema: JsonObjectSchema,
   outputSchema: JsonObjectSchema.optional(),
-  annotations: z.looseObject({}).optional(),
+  annotations: ToolAnnotationsSchema.optional(),
+  icons: Icons,
+  execution: ToolExecutionSchema.optional(),
   _meta: Meta,
 });
 
@@ -152,6 +190,7 @@ export const PromptSchema = z.looseObject({
   arguments: z
     .array(z.looseObject({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() }))
     .optional(),
+  icons: Icons,
   _meta: Meta,
 });
 
@@ -248,11 +287,14 @@ export const ElicitResultSchema = z.looseObject({
 
 export const RootSchema = z.looseObject({ uri: z.string(), name: z.string().optional() });
 
+export type Icon = z.infer<typeof IconSchema>;
 export type Implementation = z.infer<typeof ImplementationSchema>;
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 export type Tool = z.infer<typeof ToolSchema>;
+export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
+export type ToolExecution = z.infer<typeof ToolExecutionSchema>;
 export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
 export type Resource = z.infer<typeof ResourceSchema>;

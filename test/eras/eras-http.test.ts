@@ -4,12 +4,12 @@
  * (official SDK v1) and a modern one (official SDK v2, modern only), then the modern era's
  * headers, recoveries and the statuses that are never taken as evidence of an era.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { McpTransportError, StreamableHttpTransport, connect, forgetEras, type ConnectOptions } from "../../src/index.js";
 import { startHttpContractServer, type HttpContractServer } from "../fixtures/http-contract-server.js";
 import { jsonRpcResult, startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 import { failure } from "../helpers/failure.js";
+import { startHttpFixture, type HttpFixture } from "../helpers/http-fixture.js";
 
 /** Answers with the given write, and tells the scripted endpoint the request was handled. */
 function reply(write: () => unknown): true {
@@ -19,25 +19,12 @@ function reply(write: () => unknown): true {
 
 const handlers: ConnectOptions["handlers"] = { elicitation: () => ({ action: "accept", content: { name: "Ada" } }) };
 
-function startModernHttp(): Promise<{ url: string; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/modern-server.ts", "http"], { stdio: ["ignore", "pipe", "inherit"] });
-    child.once("error", reject);
-    child.stdout!.setEncoding("utf8");
-    child.stdout!.once("data", (line: string) => {
-      const port = /listening (\d+)/.exec(line)?.[1];
-      if (port) resolve({ url: `http://127.0.0.1:${port}/mcp`, child });
-      else reject(new Error(`unexpected: ${line}`));
-    });
-  });
-}
-
 describe("Streamable HTTP, same code against both eras", () => {
   let legacy: HttpContractServer;
-  let modern: { url: string; child: ChildProcess };
+  let modern: HttpFixture;
   beforeAll(async () => {
     legacy = await startHttpContractServer({ replies: "sse", stateful: true });
-    modern = await startModernHttp();
+    modern = await startHttpFixture("test/fixtures/modern-server.ts", "http");
   });
   afterAll(async () => {
     await legacy.close();
