@@ -21,12 +21,27 @@ declare -A suites=(
 
 # suite version, scenario, spec version
 runs=(
+  "0.1.16 initialize 2025-06-18"
   "0.1.16 initialize 2025-11-25"
+  "0.1.16 tools_call 2025-06-18"
   "0.1.16 tools_call 2025-11-25"
   "0.1.16 elicitation-sep1034-client-defaults 2025-11-25"
   "0.1.16 sse-retry 2025-11-25"
+  "0.2.0-alpha.12 initialize 2025-06-18"
+  "0.2.0-alpha.12 initialize 2025-11-25"
+  "0.2.0-alpha.12 tools_call 2025-06-18"
+  "0.2.0-alpha.12 tools_call 2025-11-25"
   "0.2.0-alpha.12 tools_call 2026-07-28"
+  "0.2.0-alpha.12 elicitation-sep1034-client-defaults 2025-11-25"
+  "0.2.0-alpha.12 sse-retry 2025-11-25"
   "0.2.0-alpha.12 request-metadata 2026-07-28"
+  "0.2.0-alpha.12 sep-2322-client-request-state 2026-07-28"
+  "0.2.0-alpha.12 http-standard-headers 2026-07-28"
+  "0.2.0-alpha.12 http-custom-headers 2026-07-28"
+  "0.2.0-alpha.12 http-invalid-tool-headers 2026-07-28"
+  "0.2.0-alpha.12 json-schema-ref-no-deref 2026-07-28"
+  "0.2.0-alpha.12 json-schema-2020-12-preservation 2025-11-25"
+  "0.2.0-alpha.12 json-schema-2020-12-preservation 2026-07-28"
   # Authorization: every core auth/* scenario under each spec version it applies to (the
   # extension ones, client credentials, enterprise-managed, DPoP and workload identity, are not
   # among them).

@@ -15,9 +15,12 @@ export interface HeaderParam {
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SENTINEL = /^=\?base64\?.*\?=$/s;
 
-/** A header value: as-is when it is visible ASCII with inner spaces only, otherwise Base64 in the sentinel form. */
+/**
+ * A header value: as-is when it is visible ASCII with inner spaces only, otherwise Base64 in the
+ * sentinel form. A tab is a control character, so a value with one anywhere is encoded too.
+ */
 export function encodeHeaderValue(value: string): string {
-  const plain = /^[\x21-\x7e]([\x20\x21-\x7e\t]*[\x21-\x7e])?$/.test(value) && !SENTINEL.test(value);
+  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !SENTINEL.test(value);
   return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
@@ -47,7 +50,8 @@ export function headerParamsOf(inputSchema: Record<string, unknown>): HeaderPara
           params.push({ name: annotation, path: [...path, key] });
         }
       }
-      if (property.type === "object") walk(property, [...path, key]);
+      // The chain is one of `properties` keys, whatever the `type` beside them says.
+      walk(property, [...path, key]);
     }
   };
   walk(inputSchema, []);

@@ -14,6 +14,9 @@ import {
   workloadIdentity,
   type AuthProvider,
   type ClientOptions,
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  type ProtocolChoice,
 } from "../../src/index.js";
 
 type Scenario = (client: McpClient) => Promise<void>;
@@ -36,6 +39,7 @@ async function followOneRedirect(authorizationUrl: URL, { signal }: { signal: Ab
 
 /** What the suite passes in MCP_CONFORMANCE_CONTEXT, by scenario. */
 interface ScenarioContext {
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
   client_id?: string;
   client_secret?: string;
   private_key_pem?: string;
@@ -51,8 +55,12 @@ interface ScenarioContext {
  * scenario is one (its context mapped onto their options), else `oauth()` with the scenario's
  * pre-registered client if it has one, and DPoP for the DPoP scenarios.
  */
+function scenarioContext(): ScenarioContext {
+  return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as ScenarioContext;
+}
+
 function scenarioAuth(name: string): AuthProvider {
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as ScenarioContext;
+  const context = scenarioContext();
   if (name === "auth/client-credentials-jwt") {
     return clientCredentials({ clientId: context.client_id!, privateKey: context.private_key_pem!, signingAlgorithm: context.signing_algorithm });
   }
@@ -121,6 +129,49 @@ const scenarios: Record<string, { options?: ClientOptions; run: Scenario }> = {
       await client.callTool("any", {});
     },
   },
+  "sep-2322-client-request-state": {
+    options: { handlers: { elicitation: () => ({ action: "accept", content: { confirmed: true } }) } },
+    run: async (client) => {
+      await client.listTools();
+      // Two multi-round calls (with and without requestState), a plain call between rounds' worth
+      // of state, and a result without resultType, which is complete.
+      await Promise.all([client.callTool("test_mrtr_echo_state"), client.callTool("test_mrtr_unrelated")]);
+      await client.callTool("test_mrtr_no_state");
+      await client.callTool("test_mrtr_no_result_type");
+    },
+  },
+  "http-standard-headers": {
+    run: async (client) => {
+      for (const tool of await client.listTools()) await client.callTool(tool.name);
+      for (const resource of await client.listResources()) await client.readResource(resource.uri);
+      for (const prompt of await client.listPrompts()) await client.getPrompt(prompt.name);
+    },
+  },
+  "http-custom-headers": {
+    run: async (client) => {
+      await client.listTools();
+      for (const call of scenarioContext().toolCalls ?? []) await client.callTool(call.name, call.arguments);
+    },
+  },
+  "http-invalid-tool-headers": {
+    run: async (client) => {
+      // The tools whose x-mcp-header annotations are invalid are not listed; every listed one is called.
+      for (const tool of await client.listTools()) await client.callTool(tool.name, { region: "us-west1" });
+    },
+  },
+  "json-schema-ref-no-deref": {
+    run: async (client) => {
+      await client.listTools();
+    },
+  },
+  "json-schema-2020-12-preservation": {
+    run: async (client) => {
+      const tools = await client.listTools();
+      const focal = tools.find((tool) => tool.name === "json_schema_2020_12_tool");
+      if (!focal) throw new Error("the server did not list json_schema_2020_12_tool");
+      await client.callTool("json_schema_echo", { schema: focal.inputSchema });
+    },
+  },
   "sse-retry": {
     run: async (client) => {
       await client.listTools();
@@ -129,6 +180,10 @@ const scenarios: Record<string, { options?: ClientOptions; run: Scenario }> = {
     },
   },
 };
+
+function pinnedRevision(version: string | undefined): ProtocolChoice {
+  return version !== undefined && [...LEGACY_REVISIONS, ...MODERN_REVISIONS].includes(version as never) ? (version as ProtocolChoice) : "auto";
+}
 
 async function main(): Promise<void> {
   const url = process.argv.at(-1);
@@ -140,6 +195,8 @@ async function main(): Promise<void> {
   const client = await McpClient.connect(transport, {
     clientInfo: { name: "mcpwire-conformance-client", version: "1.0.0" },
     timeoutMs: 20_000,
+    // The spec version the suite runs the scenario under, when it is a revision mcpwire speaks.
+    protocolVersion: pinnedRevision(process.env.MCP_CONFORMANCE_PROTOCOL_VERSION),
     ...scenario.options,
   });
   try {

@@ -10,6 +10,7 @@ import { startHttpContractServer, type HttpContractServer } from "../fixtures/ht
 import { jsonRpcResult, startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 import { failure } from "../helpers/failure.js";
 import { startHttpFixture, type HttpFixture } from "../helpers/http-fixture.js";
+import { CANARY_PATH, shapesSchema } from "../fixtures/modern-tools.js";
 
 /** Answers with the given write, and tells the scripted endpoint the request was handled. */
 function reply(write: () => unknown): true {
@@ -51,6 +52,54 @@ describe("Streamable HTTP, same code against both eras", () => {
     });
     const result = await client.callTool("deploy", { env: "prod" });
     expect(result.content).toEqual([{ type: "text", text: "deployed to prod by ? in file:///srv" }]);
+  });
+});
+
+describe("modern era over HTTP against the SDK v2 server: tool schemas and input rounds", () => {
+  let modern: HttpFixture;
+  beforeAll(async () => {
+    modern = await startHttpFixture("test/fixtures/modern-server.ts", "http");
+  });
+  afterAll(() => {
+    modern.child.kill("SIGTERM");
+  });
+  const textOf = (result: { content: unknown[] }) => JSON.parse((result.content[0] as { text: string }).text) as unknown;
+
+  it("mirrors x-mcp-header arguments into Mcp-Param-* headers the server checks against the body", async () => {
+    await using client = await connect(modern.url);
+    await client.listTools();
+    // The server refuses (-32020) a call whose annotated argument has no header or one that does not decode to the body's value.
+    const args = { region: "Hello,\t世界", priority: -7, dry: true, verbose: null, limits: { rows: 42 }, query: "SELECT 1" };
+    expect(textOf(await client.callTool("route", args))).toEqual(args);
+    for (const region of [" padded ", "=?base64?literal?=", "line1\r\nline2", "us west 1", ""]) {
+      expect(textOf(await client.callTool("route", { region }))).toEqual({ region });
+    }
+  });
+
+  it("leaves out a tool whose x-mcp-header is invalid, and keeps the others", async () => {
+    await using client = await connect(modern.url);
+    const names = (await client.listTools()).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["route", "shapes", "probe"]));
+    expect(names).not.toContain("bad_header");
+  });
+
+  it("keeps JSON Schema 2020-12 keywords as received and never fetches a network $ref", async () => {
+    await using client = await connect(modern.url);
+    const shapes = (await client.listTools()).find((tool) => tool.name === "shapes")!;
+    const canaryUrl = new URL(CANARY_PATH, modern.url).href;
+    expect(shapes.inputSchema).toEqual(shapesSchema(canaryUrl));
+    expect((await client.callTool("shapes", { email: "a@b.c" })).content).toEqual([{ type: "text", text: '"ok"' }]);
+    expect(textOf(await client.callTool("canary_hits"))).toBe(0);
+  });
+
+  it("omits requestState when the server sent none, and keeps one request's rounds out of another running beside it", async () => {
+    await using client = await connect(modern.url, {
+      handlers: { elicitation: () => ({ action: "accept", content: { confirm: true } }), roots: [{ uri: "file:///srv" }] },
+    });
+    const [deployed, probed] = await Promise.all([client.callTool("deploy", { env: "prod" }), client.callTool("probe")]);
+    expect(deployed.content).toEqual([{ type: "text", text: "deployed to prod by ? in file:///srv" }]);
+    // `probe` asks once without requestState: had deploy's answers or state reached it, it would have said so.
+    expect(textOf(probed)).toEqual({ inputResponses: ["ok"], requestState: null });
   });
 });
 

@@ -254,6 +254,17 @@ describe("modern request headers", () => {
     expect(encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
     expect(encodeHeaderValue("line1\nline2")).toBe("=?base64?bGluZTEKbGluZTI=?=");
     expect(encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+    expect(encodeHeaderValue("us west 1")).toBe("us west 1");
+  });
+
+  it("encodes a value with a tab anywhere, a control character, as Base64", () => {
+    expect(encodeHeaderValue("a\tb")).toBe("=?base64?YQli?=");
+    expect(encodeHeaderValue("\tindented")).toBe("=?base64?CWluZGVudGVk?=");
+  });
+
+  it("follows a chain of properties keys whatever type sits beside them", () => {
+    const schema = { type: "object", properties: { limits: { properties: { rows: { type: "integer", "x-mcp-header": "Rows" } } } } };
+    expect(headerParamsOf(schema)).toEqual([{ name: "Rows", path: ["limits", "rows"] }]);
   });
 
   it("rejects annotations the specification forbids", () => {
