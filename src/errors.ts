@@ -44,7 +44,13 @@ export type McpFailureKind =
   /** PROTOCOL: an HTTP answer of a content type that is not MCP's (an intercepting proxy's page, say). */
   | "content_type"
   /** DISCONNECTED: a reply stream broke before its answer, and the revision in use does not resume streams. */
-  | "stream_broken";
+  | "stream_broken"
+  /**
+   * PROTOCOL: a tool that declares an `outputSchema` returned no `structuredContent`, or content
+   * that does not conform (the message names the tool and the first failing path), or its schema
+   * cannot be checked (an unknown dialect, a `$ref` outside the schema: those are never fetched).
+   */
+  | "output_schema";
 
 export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "server_error",
@@ -53,6 +59,7 @@ export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "page_limit",
   "content_type",
   "stream_broken",
+  "output_schema",
 ];
 
 /** The step of an OAuth flow that failed (see the README's OAuth section). */

@@ -14,7 +14,17 @@ export { splitCommandLine } from "./config/shell-words.js";
 export { rememberedEra, forgetEras, DEFAULT_PROBE_TIMEOUT_MS, type ProtocolChoice } from "./client/era-negotiation.js";
 export type { EraName } from "./client/era.js";
 export type { SubscriptionFilter } from "./client/subscriptions.js";
-export { McpClient, CLIENT_OPTION_NAMES, DEFAULT_MAX_PAGES, type ClientOptions, type CallOptions, type PageOptions, type RawRequestOptions, type NotifyOptions } from "./client/client.js";
+export {
+  McpClient,
+  CLIENT_OPTION_NAMES,
+  DEFAULT_MAX_PAGES,
+  type ClientOptions,
+  type CallOptions,
+  type PageOptions,
+  type ToolCallOptions,
+  type RawRequestOptions,
+  type NotifyOptions,
+} from "./client/client.js";
 export type { StandardSchemaV1 } from "./client/validate.js";
 export type {
   ClientHandlers,

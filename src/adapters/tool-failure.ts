@@ -75,6 +75,12 @@ function protocolMessage(tool: string, error: McpTransportError): string {
   if (error.httpStatus === 401 || error.httpStatus === 403) {
     return `the server of the tool ${tool} refused the call as not authorized (HTTP ${error.httpStatus}); do not retry it`;
   }
+  if (error.kind === "output_schema") {
+    return (
+      `the tool ${tool} answered with structured content that does not match its declared output schema; ` +
+      "do not rely on this answer, and do not retry the same call"
+    );
+  }
   if (error.code === JSONRPC_INVALID_PARAMS) {
     return (
       `the server rejected the call to the tool ${tool} as invalid (an unknown tool, or arguments that do not match ` +

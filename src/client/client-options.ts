@@ -48,6 +48,13 @@ export interface ClientOptions extends SessionOptions {
    * for it within their own `timeoutMs`. @default false
    */
   reconnect?: boolean | ReconnectOptions;
+  /**
+   * Checks the `structuredContent` of every tool result (but `isError` ones) against the tool's
+   * `outputSchema`, from the latest tool list (listed on demand for a tool not seen yet): a
+   * mismatch, or no `structuredContent` from a tool that declares a schema, is a PROTOCOL failure
+   * of kind `output_schema`. `false` turns it off; `callTool`'s own option overrides it. @default true
+   */
+  validateOutput?: boolean;
 }
 
 /** Every option `McpClient` takes, the session's four ceilings among them. */
@@ -62,6 +69,7 @@ export const CLIENT_OPTION_NAMES = [
   "maxPages",
   "signal",
   "reconnect",
+  "validateOutput",
   ...LIMIT_NAMES,
 ] as const satisfies readonly (keyof ClientOptions)[];
 

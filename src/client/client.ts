@@ -33,6 +33,7 @@ import { checkWholeNumber } from "../util/whole-number.js";
 import { CLIENT_OPTION_NAMES, checkClientOptionNames, type ClientOptions } from "./client-options.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import { ModernEra } from "./modern-era.js";
+import { OutputSchemas, checkValidateOutput } from "./output-schema.js";
 import { ServerConnection } from "./server-connection.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
@@ -70,6 +71,14 @@ export interface PageOptions extends CallOptions {
   cursor?: string;
 }
 
+export interface ToolCallOptions extends CallOptions {
+  /**
+   * Checks this result's `structuredContent` against the tool's `outputSchema` (see
+   * `ClientOptions.validateOutput`). @default the client's `validateOutput`, itself true
+   */
+  validateOutput?: boolean;
+}
+
 export const DEFAULT_MAX_PAGES = 100;
 
 /** The schemas a typed method validates its result with, by name (see schema-registry.ts). */
@@ -80,6 +89,8 @@ type ResultSchemaName = {
 export class McpClient {
   private readonly connection: ServerConnection;
   private readonly maxPages: number;
+  private readonly validateOutput: boolean;
+  private readonly outputSchemas = new OutputSchemas();
 
   /**
    * A client over a session that is not yet open; `connect()` (below) or `McpClient.connect`
@@ -88,7 +99,10 @@ export class McpClient {
   constructor(session: TransportSession, options: ClientOptions = {}) {
     checkClientOptionNames(options);
     this.maxPages = checkMaxPages(options.maxPages);
+    this.validateOutput = checkValidateOutput(options.validateOutput, "options") ?? true;
     this.connection = new ServerConnection(session, options);
+    // The output schemas are those of the latest list: a change makes them stale.
+    this.connection.onNotification(Notification.toolsListChanged, () => this.outputSchemas.forget());
   }
 
   /** The session of the current connection (a new one after each reconnection). */
@@ -154,20 +168,38 @@ export class McpClient {
 
   /** Every tool, following `nextCursor` to the end. */
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
-    return this.collect((page) => this.listToolsPage(page), "tools", options);
+    const generation = this.outputSchemas.generation;
+    const tools = await this.collect<"tools", Tool>((page) => this.listToolsPage(page), "tools", options);
+    this.outputSchemas.remember(tools, true, generation);
+    return tools;
   }
 
   /** One page of tools. */
-  listToolsPage(options: PageOptions = {}): Promise<ListToolsResult> {
-    return this.call(Method.toolsList, cursorParams(options), "ListToolsResultSchema", "listTools", options);
+  async listToolsPage(options: PageOptions = {}): Promise<ListToolsResult> {
+    const generation = this.outputSchemas.generation;
+    const page = await this.call(Method.toolsList, cursorParams(options), "ListToolsResultSchema", "listTools", options);
+    this.outputSchemas.remember(page.tools, false, generation);
+    return page;
   }
 
   /**
    * Calls a tool. A result with `isError: true` is the tool's own failure and is returned, not
    * thrown: it is an answer the caller (or an agent) can read.
+   *
+   * Any other result of a tool that declares an `outputSchema` must carry `structuredContent`
+   * that conforms to it, or the call fails with PROTOCOL, kind `output_schema` (unless
+   * `validateOutput` is false). The schema is the latest tool list's; a tool not listed yet is
+   * listed once, after its first result.
    */
-  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.call(Method.toolsCall, { name, arguments: args }, "CallToolResultSchema", `callTool ${quote(name)}`, options);
+  async callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
+    const { validateOutput, ...callOptions } = options;
+    const label = `callTool ${quote(name)}`;
+    const validate = checkValidateOutput(validateOutput, `${label} options`) ?? this.validateOutput;
+    const result = await this.call(Method.toolsCall, { name, arguments: args }, "CallToolResultSchema", label, callOptions);
+    if (!validate || result.isError === true) return result;
+    const schema = await this.outputSchemaOf(name, callOptions);
+    if (schema !== null) await this.outputSchemas.check(name, schema, result, label, this.connection.session.description);
+    return result;
   }
 
   // --- Resources
@@ -355,6 +387,24 @@ export class McpClient {
     await this.close();
   }
 
+
+  /**
+   * The tool's output schema, listing the tools when they are not known yet. A listing that fails
+   * with PROTOCOL (a server that refuses it, or answers it badly) counts as a list without the
+   * tool until the list changes: the tool is then unchecked, as one that is not listed is.
+   */
+  private outputSchemaOf(name: string, options: CallOptions): Promise<Record<string, unknown> | null> {
+    return this.outputSchemas.schemaOf(name, async () => {
+      const generation = this.outputSchemas.generation;
+      try {
+        return await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
+      } catch (error) {
+        if (!(error instanceof McpTransportError) || error.reason !== "PROTOCOL") throw error;
+        this.outputSchemas.remember([], true, generation);
+        return [];
+      }
+    });
+  }
 
   private ready(): ProtocolEra {
     return this.connection.era;

@@ -22,6 +22,7 @@ describe("describeToolFailure", () => {
     ["PROTOCOL", { httpStatus: 401 }, 'the server of the tool "search" refused the call as not authorized (HTTP 401)', false],
     ["PROTOCOL", { httpStatus: 400 }, 'the server of the tool "search" refused the call (HTTP 400)', false],
     ["PROTOCOL", {}, 'the tool "search" answered with something that is not a valid tool result', false],
+    ["PROTOCOL", { kind: "output_schema" }, 'the tool "search" answered with structured content that does not match its declared output schema', false],
   ] as const)("%s %j: says what happened in our words, and whether to retry", (reason, details, words, retryable) => {
     const failure = describeToolFailure("search", failed(reason, details));
     expect(failure.kind).toBe(reason);

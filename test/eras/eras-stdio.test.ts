@@ -63,7 +63,8 @@ describe("the stdio era probe", () => {
     const log = seen();
     await using client = await connect(fixture("exit-before-init"), { stderr: log.stderr });
     expect(client.era).toBe("legacy");
-    expect((await client.callTool("echo", { text: "after a restart" })).content).toEqual([{ type: "text", text: "after a restart" }]);
+    // Output checks off: they would list the tools after this first call.
+    expect((await client.callTool("echo", { text: "after a restart" }, { validateOutput: false })).content).toEqual([{ type: "text", text: "after a restart" }]);
     await expect.poll(log.lines).toEqual(["got server/discover", "got initialize", "got notifications/initialized", "got tools/call"]);
   });
 

@@ -106,7 +106,8 @@ describe("redirects", () => {
       await startEndpoint(redirectEverything(308, (request) => (request.path === "/mcp" ? "/mcp/" : undefined))),
     );
     const client = await connectHttp(endpoint.url, { headers: { Authorization: "Bearer secret" } });
-    await client.callTool("echo", { text: "through" });
+    // Output checks off: they would list the tools after this first call.
+    await client.callTool("echo", { text: "through" }, { validateOutput: false });
     const atTarget = endpoint.requests.filter((request) => request.path === "/mcp/");
     const posts = atTarget.filter((request) => request.method === "POST").map((request) => request.body?.method);
     expect(posts).toEqual(["initialize", "notifications/initialized", "tools/call"]);

@@ -105,7 +105,8 @@ describe("the modern era (2026-07-28)", () => {
       { era: "modern" },
     );
     await using client = await connect(transport);
-    await client.callTool("query", { region: "eu" });
+    // Output checks off: their own listing of the tools would come after the call.
+    await client.callTool("query", { region: "eu" }, { validateOutput: false });
     expect(transport.sent.map((m) => ("method" in m ? m.method : "?"))).toEqual(["server/discover", "tools/call", "tools/list", "tools/call"]);
 
     mismatches = 2;
