@@ -35,6 +35,8 @@ interface ListenerRegistration {
 
 export class ServerConnection {
   private current: TransportSession;
+  /** The sessions the negotiation opened, while it runs: a login on any of them holds the opening's deadline. */
+  private readonly negotiating = new Set<TransportSession>();
   private protocol: ProtocolEra | undefined;
   /** The session to use first: the one given, until it is taken. */
   private unopened: TransportSession | undefined;
@@ -85,15 +87,24 @@ export class ServerConnection {
   async open(): Promise<void> {
     const first = this.current;
     const timeoutMs = first.limits.timeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline]) : deadline;
+    // The whole opening within timeoutMs; while a login waits for a person, the count starts
+    // again (the session's own deadlines stand still then too).
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout;
+    const expire = () => {
+      const waiting = this.current.waitingForUser || [...this.negotiating].some((session) => session.waitingForUser);
+      if (waiting) timer = setTimeout(expire, timeoutMs);
+      else deadline.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    };
+    timer = setTimeout(expire, timeoutMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline.signal]) : deadline.signal;
     try {
       await loadSchemas();
       await this.negotiate(signal, this.options.era);
     } catch (error) {
       await first.close();
       this.markEnded({ error: error instanceof McpTransportError ? error : undefined });
-      if (deadline.aborted && !this.options.signal?.aborted) {
+      if (deadline.signal.aborted && !this.options.signal?.aborted) {
         throw new McpTransportError("TIMEOUT", `connecting timed out after ${timeoutMs} ms (${first.description})`, {
           timeoutMs,
           cause: error,
@@ -101,6 +112,9 @@ export class ServerConnection {
       }
       if (signal.aborted) throw abortReason(signal);
       throw error;
+    } finally {
+      clearTimeout(timer);
+      this.negotiating.clear();
     }
     this.watchEnd(this.current);
   }
@@ -182,6 +196,7 @@ export class ServerConnection {
   private async openSession(signal: AbortSignal): Promise<TransportSession> {
     const session = this.unopened ?? new TransportSession(this.current.transport, this.current.limits);
     this.unopened = undefined;
+    this.negotiating.add(session);
     this.install(session);
     await session.open({ signal });
     return session;

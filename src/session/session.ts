@@ -144,6 +144,8 @@ export class TransportSession {
   /** What every request's SendContext carries for the era (set with the revision). */
   private rules: Pick<SendContext, "closeCancels" | "resumable"> | undefined;
   private readonly signals = new SignalWatch<PendingRequest>((request, signal) => this.abandon(request, abortReason(signal)));
+  /** Logins waiting for a person on this connection. */
+  private userWaits = 0;
   /** Every request's end-to-end deadline, on one timer. */
   private readonly deadlines = new Deadlines<PendingRequest>((request) => this.onDeadline(request));
   private ending: ConnectionEnding | undefined;
@@ -378,8 +380,14 @@ export class TransportSession {
     }
   }
 
+  /** Whether a login waits for a person on this connection (see `ConnectionEvents.waitingForUser`). */
+  get waitingForUser(): boolean {
+    return this.userWaits > 0;
+  }
+
   /** A login in the browser: no deadline runs while a person is at it (see `ConnectionEvents.waitingForUser`). */
   private onWaitingForUser(waiting: boolean): void {
+    this.userWaits = Math.max(0, this.userWaits + (waiting ? 1 : -1));
     if (waiting) {
       this.deadlines.pause();
       return;

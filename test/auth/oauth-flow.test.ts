@@ -16,7 +16,7 @@ import {
   type TokenStore,
   type TokenStoreKey,
 } from "../../src/index.js";
-import type { ScriptedEndpoint } from "../fixtures/http-endpoint.js";
+import { startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 import { startProtectedEndpoint, type ProtectedEndpointOptions } from "../fixtures/oauth/protected-endpoint.js";
 import { startScriptedAuthorizationServer } from "../fixtures/oauth/scripted-authorization-server.js";
 import { rejection } from "../helpers/failure.js";
@@ -179,6 +179,34 @@ describe("oauth() against a scripted authorization server", () => {
       expect(text).not.toContain(token.refresh!);
     }
     expect(text).not.toMatch(/code-\d+-secret|rt-leak-check/);
+  });
+
+  it("a login in the browser does not count against timeoutMs, neither the request's nor the connection's", async () => {
+    const as = own(await startScriptedAuthorizationServer());
+    const endpoint = own(await startProtectedEndpoint(as));
+    const agent = headlessAuthorize();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    const auth = oauth({
+      authorize: async (url, context) => {
+        asked = true;
+        await released;
+        return agent.authorize(url, context);
+      },
+    });
+    const connecting = connect(endpoint.url, { auth, timeoutMs: 150, fallback: false });
+    let settled = false;
+    void connecting.then(() => (settled = true), () => (settled = true));
+    // A server that never answers, with the same deadline: its TIMEOUT says the deadline passed.
+    const silent = own(await startEndpoint((_request, res) => (res.writeHead(200, { "content-type": "text/event-stream" }), res.write(": wait\n\n"), true)));
+    const timedOut = await rejection(connect(silent.url, { timeoutMs: 150, fallback: false }));
+    expect((timedOut as McpTransportError).reason).toBe("TIMEOUT");
+    await expect.poll(() => asked).toBe(true);
+    expect(settled).toBe(false);
+    release();
+    const client = own(await connecting);
+    await client.callTool("echo", { text: "after the login" });
   });
 
   it("refuses auth beside an Authorization header", async () => {

@@ -55,6 +55,8 @@ export class SseConnection implements McpConnection {
   private opened: { resolve(): void; reject(error: unknown): void } | undefined;
   /** What the auth provider, if any, is lent for its own requests. */
   private readonly access: HttpAccess;
+  /** Logins waiting for a person (see `HttpAccess.waitingForUser`): the deadlines here wait too. */
+  private userWaits = 0;
 
   constructor(
     private readonly url: URL,
@@ -65,7 +67,10 @@ export class SseConnection implements McpConnection {
   ) {
     this.events = closedOnce(events);
     this.access = { server: url, client, maxBytes: limits.maxMessageBytes, readTimeoutMs: limits.readTimeoutMs, redirect: options.redirect,
-      waitingForUser: (waiting) => this.events.waitingForUser?.(waiting),
+      waitingForUser: (waiting) => {
+        this.userWaits += waiting ? 1 : -1;
+        this.events.waitingForUser?.(waiting);
+      },
     };
     this.stall = new ReadStallWatch(limits.readTimeoutMs, STREAM, (id, error) => {
       if (this.state === "open") this.events.requestFailed(id, error);
@@ -83,10 +88,10 @@ export class SseConnection implements McpConnection {
    */
   async start(signal: AbortSignal | undefined): Promise<void> {
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const timer = this.deadline(() => {
       timedOut = true;
       this.stream.abort();
-    }, this.limits.timeoutMs);
+    });
     const onAbort = () => this.stream.abort();
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
@@ -108,7 +113,7 @@ export class SseConnection implements McpConnection {
       }
       throw error;
     } finally {
-      clearTimeout(timer);
+      timer.clear();
       signal?.removeEventListener("abort", onAbort);
       this.opened = undefined;
     }
@@ -130,10 +135,10 @@ export class SseConnection implements McpConnection {
       this.stall.sent(message, context?.longLived ?? false);
     }
     let timedOut = false;
-    const timer = setTimeout(() => {
+    const timer = this.deadline(() => {
       timedOut = true;
       controller.abort();
-    }, this.limits.timeoutMs);
+    });
     try {
       const { headers, userHeaders } = await requestHeaders(this.options.headers, { "content-type": JSON_MEDIA_TYPE }, context?.headers);
       const { response } = await authorizedExchange(
@@ -158,10 +163,24 @@ export class SseConnection implements McpConnection {
       if (controller.signal.aborted && this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection closed while ${what} was sent`);
       throw error;
     } finally {
-      clearTimeout(timer);
+      timer.clear();
       this.controllers.delete(controller.serial);
       if (id !== undefined && this.posts.get(id) === controller) this.posts.delete(id);
     }
+  }
+
+  /**
+   * `timeoutMs` from now, `onExpire`; while a login waits for a person the count starts again,
+   * so that the person's pace does not count against it (the session's deadlines stand still).
+   */
+  private deadline(onExpire: () => void): { clear(): void } {
+    let timer: NodeJS.Timeout;
+    const fire = () => {
+      if (this.userWaits > 0) timer = setTimeout(fire, this.limits.timeoutMs);
+      else onExpire();
+    };
+    timer = setTimeout(fire, this.limits.timeoutMs);
+    return { clear: () => clearTimeout(timer) };
   }
 
   /** Stops sending the request if its POST is still on its way; the server has not been told. */

@@ -1,0 +1,59 @@
+/**
+ * The legacy HTTP+SSE transport's own deadlines (the stream's `endpoint` event, each POST's
+ * acceptance, both `timeoutMs`) wait while a login waits for a person, as the session's do.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { McpClient, SseTransport, type AuthProvider } from "../../src/index.js";
+import { startSseEndpoint, type SseEndpoint } from "../fixtures/sse-endpoint.js";
+import { failure } from "../helpers/failure.js";
+
+const owned: { close(): Promise<unknown> }[] = [];
+afterEach(async () => {
+  await Promise.allSettled(owned.splice(0).map((thing) => thing.close()));
+});
+
+describe("HTTP+SSE deadlines during a login", () => {
+  it("the stream's opening deadline waits for the login, then the connection opens", async () => {
+    let refused = false;
+    const endpoint: SseEndpoint = await startSseEndpoint({
+      onStream: (res, request) => {
+        if (request.headers.authorization === "Bearer granted") return false;
+        refused = true;
+        res.writeHead(401, { "www-authenticate": 'Bearer realm="test"' }).end();
+        return true;
+      },
+    });
+    owned.push(endpoint);
+    // A server that never sends its endpoint event, with the same deadline: its TIMEOUT says the deadline passed.
+    const silent = await startSseEndpoint({ onStream: (res) => (res.writeHead(200, { "content-type": "text/event-stream" }), res.write(": hi\n\n"), true) });
+    owned.push(silent);
+
+    let token: string | undefined;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const login: AuthProvider = {
+      headers: (): Record<string, string> => (token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      challenged: async (refusal) => {
+        refusal.http.waitingForUser(true);
+        try {
+          await released;
+        } finally {
+          refusal.http.waitingForUser(false);
+        }
+        token = "granted";
+        return true;
+      },
+    };
+    const connecting = McpClient.connect(new SseTransport(endpoint.url, { auth: login }), { timeoutMs: 150 });
+    let settled = false;
+    void connecting.then(() => (settled = true), () => (settled = true));
+    const timedOut = await failure(McpClient.connect(new SseTransport(silent.url), { timeoutMs: 150 }));
+    expect(timedOut.reason).toBe("TIMEOUT");
+    expect(refused).toBe(true);
+    expect(settled).toBe(false);
+    release();
+    const client = await connecting;
+    owned.push(client);
+    await client.ping();
+  });
+});
