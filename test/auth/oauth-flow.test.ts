@@ -187,22 +187,26 @@ describe("oauth() against a scripted authorization server", () => {
     const agent = headlessAuthorize();
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    let asked = false;
+    let asked!: () => void;
+    const loginAsked = new Promise<void>((resolve) => (asked = resolve));
     const auth = oauth({
       authorize: async (url, context) => {
-        asked = true;
+        asked();
         await released;
         return agent.authorize(url, context);
       },
     });
-    const connecting = connect(endpoint.url, { auth, timeoutMs: 150, fallback: false });
+    // Generous enough for a loaded machine to reach the login; the silent server then proves that
+    // a whole deadline passed while the login waited, counted from after it began.
+    const timeoutMs = 1_000;
+    const silent = own(await startEndpoint((_request, res) => (res.writeHead(200, { "content-type": "text/event-stream" }), res.write(": wait\n\n"), true)));
+    const connecting = connect(endpoint.url, { auth, timeoutMs, fallback: false });
     let settled = false;
     void connecting.then(() => (settled = true), () => (settled = true));
+    await loginAsked;
     // A server that never answers, with the same deadline: its TIMEOUT says the deadline passed.
-    const silent = own(await startEndpoint((_request, res) => (res.writeHead(200, { "content-type": "text/event-stream" }), res.write(": wait\n\n"), true)));
-    const timedOut = await rejection(connect(silent.url, { timeoutMs: 150, fallback: false }));
+    const timedOut = await rejection(connect(silent.url, { timeoutMs, fallback: false }));
     expect((timedOut as McpTransportError).reason).toBe("TIMEOUT");
-    await expect.poll(() => asked).toBe(true);
     expect(settled).toBe(false);
     release();
     const client = own(await connecting);

@@ -29,12 +29,15 @@ describe("HTTP+SSE deadlines during a login", () => {
     owned.push(silent);
 
     let token: string | undefined;
+    let loginStarted!: () => void;
+    const waiting = new Promise<void>((resolve) => (loginStarted = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const login: AuthProvider = {
       headers: (): Record<string, string> => (token === undefined ? {} : { authorization: `Bearer ${token}` }),
       challenged: async (refusal) => {
         refusal.http.waitingForUser(true);
+        loginStarted();
         try {
           await released;
         } finally {
@@ -44,10 +47,14 @@ describe("HTTP+SSE deadlines during a login", () => {
         return true;
       },
     };
-    const connecting = McpClient.connect(new SseTransport(endpoint.url, { auth: login }), { timeoutMs: 150 });
+    // Generous enough for a loaded machine to reach the 401; the silent server then proves that a
+    // whole deadline passed while the login waited, counted from after the login began.
+    const timeoutMs = 1_000;
+    const connecting = McpClient.connect(new SseTransport(endpoint.url, { auth: login }), { timeoutMs });
     let settled = false;
     void connecting.then(() => (settled = true), () => (settled = true));
-    const timedOut = await failure(McpClient.connect(new SseTransport(silent.url), { timeoutMs: 150 }));
+    await waiting;
+    const timedOut = await failure(McpClient.connect(new SseTransport(silent.url), { timeoutMs }));
     expect(timedOut.reason).toBe("TIMEOUT");
     expect(refused).toBe(true);
     expect(settled).toBe(false);
