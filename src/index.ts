@@ -37,6 +37,7 @@ export type {
   RootsRequest,
 } from "./client/handlers.js";
 export { applyElicitationDefaults } from "./client/elicitation-defaults.js";
+export { HANDLER_TASK_LIMITS, type HandlerTaskLimits } from "./client/handler-tasks/task-store.js";
 export { DEFAULT_RECONNECT, type ReconnectOptions } from "./client/reconnect.js";
 export {
   TransportSession,

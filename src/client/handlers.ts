@@ -3,7 +3,9 @@
  *
  * The capabilities the client declares follow which handlers are set, so a server never asks for
  * something nobody will answer. Parameters from the server are checked before a handler sees
- * them (-32602 otherwise), and a handler's answer is checked before the server sees it.
+ * them (-32602 otherwise), and a handler's answer is checked before the server sees it. In
+ * revision 2025-11-25 a server may ask for sampling and elicitation to run as tasks; the same
+ * handlers run them (see handler-tasks/).
  */
 import type { z } from "zod";
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS } from "../protocol/jsonrpc.js";
@@ -17,7 +19,12 @@ import type {
   Root,
 } from "../protocol/schemas.js";
 import type { HandlerError, ServerRequestContext, TransportSession } from "../session/session.js";
+import { mergeCapabilities } from "./capability-merge.js";
 import { applyElicitationDefaults } from "./elicitation-defaults.js";
+import type { EraName } from "./era.js";
+import { TASKABLE_METHODS, handlerTasksCapability } from "./handler-tasks/capability.js";
+import { installHandlerTasks } from "./handler-tasks/install.js";
+import type { PreparedHandler } from "./handler-tasks/run-as-task.js";
 
 export interface SamplingRequest {
   params: CreateMessageParams;
@@ -39,9 +46,15 @@ export type ElicitationHandler = (request: ElicitationRequest) => ElicitResult |
 export type RootsHandler = (request: RootsRequest) => Root[] | Promise<Root[]>;
 
 export interface ClientHandlers {
-  /** Answers `sampling/createMessage`; declares the `sampling` capability. */
+  /**
+   * Answers `sampling/createMessage`; declares the `sampling` capability, and in the legacy era
+   * `tasks.requests.sampling.createMessage`: a server may ask for it to run as a task.
+   */
   sampling?: SamplingHandler;
-  /** Answers `elicitation/create`; declares the `elicitation` capability (form mode). */
+  /**
+   * Answers `elicitation/create`; declares the `elicitation` capability (form mode), and in the
+   * legacy era `tasks.requests.elicitation.create`: a server may ask for it to run as a task.
+   */
   elicitation?: ElicitationHandler;
   /** Answers `roots/list` (a function, or a fixed list); declares `roots` with `listChanged`. */
   roots?: RootsHandler | Root[];
@@ -49,22 +62,19 @@ export interface ClientHandlers {
 
 export type ClientCapabilities = Record<string, unknown>;
 
-/** The capabilities that follow from the handlers, with the user's own declarations on top. */
-export function capabilitiesFor(handlers: ClientHandlers, extra: ClientCapabilities = {}): ClientCapabilities {
+/**
+ * The capabilities that follow from the handlers in `era`, with the user's own declarations
+ * merged on top at every depth (see capability-merge.ts). The `tasks` capability of the handlers
+ * is the legacy era's alone: revision 2026-07-28 has no tasks a client runs.
+ */
+export function capabilitiesFor(handlers: ClientHandlers, extra: ClientCapabilities = {}, era: EraName = "legacy"): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
   if (handlers.sampling) capabilities.sampling = {};
   if (handlers.elicitation) capabilities.elicitation = { form: {} };
   if (handlers.roots) capabilities.roots = { listChanged: true };
-  for (const [key, value] of Object.entries(extra)) {
-    const mine = capabilities[key];
-    capabilities[key] =
-      isObject(mine) && isObject(value) ? { ...mine, ...value } : value;
-  }
-  return capabilities;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  const tasks = era === "legacy" ? handlerTasksCapability(handlers) : undefined;
+  if (tasks) capabilities.tasks = tasks;
+  return mergeCapabilities(capabilities, extra);
 }
 
 /**
@@ -76,6 +86,16 @@ export function handlerFor(
   handlers: ClientHandlers,
   method: string,
 ): ((context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>>) | undefined {
+  const prepare = preparedHandlerFor(handlers, method);
+  if (!prepare) return undefined;
+  return async ({ params, signal }) => prepare(params)(signal);
+}
+
+/**
+ * The handler of `method` in two steps (see `PreparedHandler`): its parameters checked at once,
+ * then its answer produced and checked; a task is made only between the two.
+ */
+function preparedHandlerFor(handlers: ClientHandlers, method: string): PreparedHandler | undefined {
   const { sampling, elicitation, roots } = handlers;
   if (method === Method.samplingCreateMessage && sampling) {
     return checked(() => schemas().CreateMessageParamsSchema, () => schemas().CreateMessageResultSchema, "sampling", (params, signal) =>
@@ -90,7 +110,7 @@ export function handlerFor(
   }
   if (method === Method.rootsList && roots) {
     const list = typeof roots === "function" ? roots : () => roots;
-    return async ({ signal }) => {
+    return () => async (signal) => {
       const parsed = schemas().RootSchema.array().safeParse(await list({ signal }));
       if (!parsed.success) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned an invalid list");
       return { roots: parsed.data };
@@ -99,12 +119,20 @@ export function handlerFor(
   return undefined;
 }
 
-/** Installs the handlers on a session; a handler left unset keeps its method answered with -32601. */
+/**
+ * Installs the handlers on a session; a handler left unset keeps its method answered with -32601.
+ * Sampling and elicitation go through the session's task store, which runs them as tasks when
+ * a server of revision 2025-11-25 asks.
+ */
 export function installHandlers(session: TransportSession, handlers: ClientHandlers): void {
+  const taskable = new Map<string, PreparedHandler>();
   for (const method of [Method.samplingCreateMessage, Method.elicitationCreate, Method.rootsList]) {
-    const handler = handlerFor(handlers, method);
-    if (handler) session.setRequestHandler(method, handler);
+    const prepare = preparedHandlerFor(handlers, method);
+    if (!prepare) continue;
+    if (TASKABLE_METHODS.has(method)) taskable.set(method, prepare);
+    else session.setRequestHandler(method, async ({ params, signal }) => prepare(params)(signal));
   }
+  if (taskable.size > 0) installHandlerTasks(session, taskable);
 }
 
 function checked<P extends z.ZodType, R extends z.ZodType>(
@@ -112,13 +140,15 @@ function checked<P extends z.ZodType, R extends z.ZodType>(
   resultSchema: () => R,
   name: string,
   handle: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
-): (context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>> {
-  return async ({ params, signal }) => {
+): PreparedHandler {
+  return (params) => {
     const input = paramsSchema().safeParse(params);
     if (!input.success) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
-    const output = resultSchema().safeParse(await handle(input.data, signal));
-    if (!output.success) throw handlerError(JSONRPC_INTERNAL_ERROR, `The client's ${name} handler returned an invalid result`);
-    return output.data as Record<string, unknown>;
+    return async (signal) => {
+      const output = resultSchema().safeParse(await handle(input.data, signal));
+      if (!output.success) throw handlerError(JSONRPC_INTERNAL_ERROR, `The client's ${name} handler returned an invalid result`);
+      return output.data as Record<string, unknown>;
+    };
   };
 }
 

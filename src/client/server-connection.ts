@@ -179,7 +179,7 @@ export class ServerConnection {
       legacy: { clientInfo, capabilities, timeoutMs: limits.timeoutMs },
       modern: {
         clientInfo,
-        capabilities,
+        capabilities: capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities, "modern"),
         handlers: this.options.handlers ?? {},
         mirrorsHeaders: transport.kind === "streamable-http",
         server: transport.description,

@@ -129,6 +129,16 @@ function isHandlerError(value: unknown): value is HandlerError {
   );
 }
 
+/**
+ * The JSON-RPC error the server receives for what a handler of `method` threw: a `HandlerError`
+ * as it is, anything else as -32603 with a generic message.
+ */
+export function handlerErrorObject(error: unknown, method: string): JsonRpcErrorObject {
+  return isHandlerError(error)
+    ? { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
+    : { code: JSONRPC_INTERNAL_ERROR, message: `The client could not handle ${method}` };
+}
+
 export class TransportSession {
   readonly limits: Limits;
   private state: State = "new";
@@ -143,6 +153,7 @@ export class TransportSession {
   /** One abort listener per caller signal, whatever the number of requests sharing it. */
   /** What every request's SendContext carries for the era (set with the revision). */
   private rules: Pick<SendContext, "closeCancels" | "resumable"> | undefined;
+  private revision: string | undefined;
   private readonly signals = new SignalWatch<PendingRequest>((request, signal) => this.abandon(request, abortReason(signal)));
   /** Logins waiting for a person on this connection. */
   private userWaits = 0;
@@ -305,9 +316,15 @@ export class TransportSession {
    * its `SendContext` (see there).
    */
   setProtocolVersion(revision: string, rules: EraWireRules = {}): void {
+    this.revision = revision;
     const { closeCancels, resumable, ...wire } = rules;
     this.rules = closeCancels !== undefined || resumable !== undefined ? { closeCancels, resumable } : undefined;
     this.connection?.setProtocolVersion?.(revision, wire);
+  }
+
+  /** The protocol revision the era settled on this connection (see `setProtocolVersion`); undefined until then. */
+  get protocolVersion(): string | undefined {
+    return this.revision;
   }
 
   /** Requests outstanding on the wire, and requests waiting for a slot. */
@@ -462,12 +479,7 @@ export class TransportSession {
         },
         (error: unknown) => {
           if (controller.signal.aborted) return; // cancelled requests get no response
-          this.replyError(
-            message.id,
-            isHandlerError(error)
-              ? { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
-              : { code: JSONRPC_INTERNAL_ERROR, message: `The client could not handle ${message.method}` },
-          );
+          this.replyError(message.id, handlerErrorObject(error, message.method));
         },
       )
       .finally(() => this.serverRequests.delete(message.id));

@@ -34,6 +34,7 @@ describe("McpClient: the handshake", () => {
       sampling: {},
       elicitation: { form: {}, url: {} },
       roots: { listChanged: true },
+      tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
       experimental: { x: {} },
     });
   });
