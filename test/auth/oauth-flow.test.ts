@@ -20,6 +20,7 @@ import { startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.
 import { startProtectedEndpoint, type ProtectedEndpointOptions } from "../fixtures/oauth/protected-endpoint.js";
 import { startScriptedAuthorizationServer } from "../fixtures/oauth/scripted-authorization-server.js";
 import { rejection } from "../helpers/failure.js";
+import { everythingShown, leaksIn } from "../helpers/redaction.js";
 
 const owned: { close(): Promise<unknown> }[] = [];
 afterEach(async () => {
@@ -86,7 +87,7 @@ describe("oauth() against a scripted authorization server", () => {
     const afterLogin = endpoint.requests.slice(endpoint.requests.findIndex((request) => request.headers.authorization !== undefined));
     for (const request of afterLogin.filter((r) => r.path === "/mcp")) expect(request.headers.authorization).toBe(`Bearer ${token}`);
     // The token never reached the authorization server, nor a metadata document.
-    for (const request of as.requests) expect(request.headers.authorization ?? "").not.toContain(token);
+    expect(leaksIn([token], as.requests.map((request) => request.headers.authorization ?? ""))).toEqual([]);
     for (const request of endpoint.requests.filter((r) => r.path.startsWith("/.well-known"))) expect(request.headers.authorization).toBeUndefined();
   });
 
@@ -173,11 +174,8 @@ describe("oauth() against a scripted authorization server", () => {
     const client = await connectClient();
     as.revokeRefreshTokens();
     const error = await rejection(client.callTool("echo", { text: "x" }));
-    const text = JSON.stringify({ error, message: String(error), cause: (error as Error).cause });
-    for (const token of as.issued) {
-      expect(text).not.toContain(token.access);
-      expect(text).not.toContain(token.refresh!);
-    }
+    const text = everythingShown(error);
+    expect(leaksIn(as.issued.flatMap((token) => [token.access, token.refresh!]), [text])).toEqual([]);
     expect(text).not.toMatch(/code-\d+-secret|rt-leak-check/);
   });
 
