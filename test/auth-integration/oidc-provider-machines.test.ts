@@ -12,9 +12,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportPKCS8, generateKeyPair, type JWTPayload } from "jose";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientCredentials, connect, workloadIdentity, type AuthProvider, type McpClient } from "../../src/index.js";
 import { CLIENTS, JWT_BEARER, MCP_SCOPE, startMachineStack, type MachineStack } from "../fixtures/oauth/machine-stack.js";
+import { closedAfterEach } from "../helpers/owned.js";
 import { recordShown } from "../helpers/redaction.js";
 
 const TIMEOUT = { timeout: 60_000 };
@@ -34,7 +35,6 @@ function whoami(result: { content: unknown[] }): { client_id?: string; sub?: str
 
 describe("machine flows against oidc-provider", () => {
   let stack: MachineStack;
-  const clients: McpClient[] = [];
   const directories: string[] = [];
 
   beforeAll(async () => {
@@ -43,9 +43,7 @@ describe("machine flows against oidc-provider", () => {
   }, 60_000);
 
   // Each test's clients are closed after it, so that none of their requests lands in the next test's records.
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
-  }, 60_000);
+  const own = closedAfterEach(60_000);
 
   afterAll(async () => {
     await stack?.close();
@@ -64,9 +62,7 @@ describe("machine flows against oidc-provider", () => {
   }
 
   async function connected(auth: AuthProvider): Promise<McpClient> {
-    const client = await connect(stack.mcpUrl, { auth, fallback: false });
-    clients.push(client);
-    return client;
+    return own(await connect(stack.mcpUrl, { auth, fallback: false }));
   }
 
   it("client credentials with a secret: a JWT for the MCP URL, fetched before the first request", TIMEOUT, async () => {

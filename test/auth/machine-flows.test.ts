@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, jwtVerify, type JWK } from "jose";
 import { clientCredentials, connect, enterpriseManaged, workloadIdentity, type AuthProvider, type McpClient } from "../../src/index.js";
 import {
@@ -25,17 +25,11 @@ import {
 import { ath, startMachineProtectedEndpoint, type MachineEndpoint, type MachineEndpointOptions } from "../fixtures/oauth/machine-protected-endpoint.js";
 import { failure } from "../helpers/failure.js";
 import { everythingShown, keyPieces, leaksIn } from "../helpers/redaction.js";
+import { closedAfterEach } from "../helpers/owned.js";
 
 const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
-const owned: { close(): Promise<unknown> }[] = [];
-afterEach(async () => {
-  await Promise.allSettled(owned.splice(0).reverse().map((thing) => thing.close()));
-});
-function own<T extends { close(): Promise<unknown> }>(thing: T): T {
-  owned.push(thing);
-  return thing;
-}
+const own = closedAfterEach();
 
 async function setUp(asOptions: MachineAuthServerOptions = {}, endpointOptions: MachineEndpointOptions = {}) {
   const as = own(await startMachineAuthorizationServer(asOptions));

@@ -4,7 +4,7 @@
  * authorization server cannot be told to show on demand (a refused refresh, a 5xx, a step-up,
  * concurrent refusals), and what must never reach it.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   McpTransportError,
   connect,
@@ -21,15 +21,9 @@ import { startProtectedEndpoint, type ProtectedEndpointOptions } from "../fixtur
 import { startScriptedAuthorizationServer } from "../fixtures/oauth/scripted-authorization-server.js";
 import { rejection } from "../helpers/failure.js";
 import { everythingShown, leaksIn } from "../helpers/redaction.js";
+import { closedAfterEach } from "../helpers/owned.js";
 
-const owned: { close(): Promise<unknown> }[] = [];
-afterEach(async () => {
-  await Promise.allSettled(owned.splice(0).reverse().map((thing) => thing.close()));
-});
-function own<T extends { close(): Promise<unknown> }>(thing: T): T {
-  owned.push(thing);
-  return thing;
-}
+const own = closedAfterEach();
 
 /** A headless user agent: the scripted server redirects at once, so the callback is its Location. */
 function headlessAuthorize(): { authorize: OAuthOptions["authorize"]; urls: URL[] } {
