@@ -3,10 +3,11 @@
  * through every adapter, with no progress listener given: the call carries a progress token
  * whenever its timeout restarts on progress (the default), so the server can keep it alive.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { McpClient, connectAll, type ConnectedServers, type LayeredToolCallSettings, type Progress } from "../../src/index.js";
 import { aiTools } from "../../src/ai.js";
 import { langchainTools } from "../../src/langchain.js";
+import { closedAfterEach } from "../helpers/owned.js";
 import { agentServerTransport } from "./agent-server.js";
 
 /** Four steps of one second against a 2.5 s timeout: only progress can carry the call to its end. */
@@ -14,22 +15,17 @@ const LONG_CALL = { reports: 4, everyMs: 1_000 } as const;
 const TIMEOUT_MS = 2_500;
 const FINISHED = "reported progress 4 times";
 
-const owned: { close(): Promise<unknown> }[] = [];
-afterEach(async () => {
-  await Promise.allSettled(owned.splice(0).map((thing) => thing.close()));
-});
+const own = closedAfterEach();
 
 async function client(): Promise<McpClient> {
   const connected = await McpClient.connect(agentServerTransport());
-  owned.push(connected);
-  return connected;
+  return own(connected);
 }
 
 async function servers(calls: LayeredToolCallSettings): Promise<ConnectedServers> {
   const file = { source: "test", servers: { library: { name: "library", transport: "stdio" as const, command: "unused" } }, disabled: [] };
   const connected = await connectAll(file, { transportFor: () => agentServerTransport(), calls });
-  owned.push(connected);
-  return connected;
+  return own(connected);
 }
 
 describe("a long tool call that reports progress", () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { runBin, startBin } from "../cli/helpers.js";
 import { startOAuthStack, type OAuthStack } from "../fixtures/oauth/stack.js";
+import { leaksIn } from "../helpers/redaction.js";
 
 let stack: OAuthStack;
 const env = { XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "mcpwire-oidc-bin-")) };
@@ -40,6 +41,6 @@ describe("mcpwire login against oidc-provider", () => {
     expect(call.code).toBe(ExitCode.OK);
     expect(call.stdout).toContain("alice");
     const output = loggedIn.stdout + loggedIn.stderr + call.stdout + call.stderr;
-    for (const secret of stack.secrets) expect(output).not.toContain(secret);
+    expect(leaksIn(stack.secrets, [output])).toEqual([]);
   });
 });

@@ -11,71 +11,19 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { format, inspect } from "node:util";
 import { exportPKCS8, generateKeyPair, type JWTPayload } from "jose";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { clientCredentials, connect, McpTransportError, workloadIdentity, type AuthProvider, type McpClient } from "../../src/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientCredentials, connect, workloadIdentity, type AuthProvider, type McpClient } from "../../src/index.js";
 import { CLIENTS, JWT_BEARER, MCP_SCOPE, startMachineStack, type MachineStack } from "../fixtures/oauth/machine-stack.js";
+import { closedAfterEach } from "../helpers/owned.js";
+import { recordShown } from "../helpers/redaction.js";
 
 const TIMEOUT = { timeout: 60_000 };
 
 // --- What the redaction checks read: every error seen and everything written to the console.
 
-const written: string[] = [];
-const errorTexts: string[] = [];
-const restores: (() => void)[] = [];
-
-function captureOutput(): void {
-  const terminal = globalThis.console;
-  for (const method of ["log", "info", "warn", "error", "debug", "trace"] as const) {
-    const original = terminal[method].bind(terminal);
-    const spy = vi.spyOn(terminal, method).mockImplementation((...args: unknown[]) => {
-      written.push(format(...args));
-      original(...args);
-    });
-    restores.push(() => spy.mockRestore());
-  }
-  for (const stream of [process.stdout, process.stderr]) {
-    const original = stream.write;
-    stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
-      written.push(typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8"));
-      return (original as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-    } as typeof stream.write;
-    restores.push(() => {
-      stream.write = original;
-    });
-  }
-}
-
-/** Keeps every rendering of an error and of its causes. */
-function recordError(error: unknown): void {
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
-    errorTexts.push(String(current), inspect(current, { depth: 10, showHidden: true }));
-    try {
-      errorTexts.push(JSON.stringify(current) ?? "");
-    } catch {
-      // A cycle: the inspected form above covers it.
-    }
-    if (current instanceof Error) {
-      errorTexts.push(current.message, current.stack ?? "");
-      current = current.cause;
-    } else {
-      current = undefined;
-    }
-  }
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<McpTransportError> {
-  try {
-    await promise;
-  } catch (error) {
-    recordError(error);
-    expect(error).toBeInstanceOf(McpTransportError);
-    return error as McpTransportError;
-  }
-  throw new Error("expected the operation to fail");
-}
+const shown = recordShown();
+const failureOf = shown.failureOf;
 
 // --- Small helpers
 
@@ -87,23 +35,20 @@ function whoami(result: { content: unknown[] }): { client_id?: string; sub?: str
 
 describe("machine flows against oidc-provider", () => {
   let stack: MachineStack;
-  const clients: McpClient[] = [];
   const directories: string[] = [];
 
   beforeAll(async () => {
-    captureOutput();
+    shown.captureOutput();
     stack = await startMachineStack();
   }, 60_000);
 
   // Each test's clients are closed after it, so that none of their requests lands in the next test's records.
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
-  }, 60_000);
+  const own = closedAfterEach(60_000);
 
   afterAll(async () => {
     await stack?.close();
     await Promise.all(directories.map((dir) => rm(dir, { recursive: true, force: true })));
-    for (const restore of restores.splice(0).reverse()) restore();
+    shown.restoreOutput();
   }, 60_000);
 
   /** Where the records stand now: what a test did is what comes after. */
@@ -117,9 +62,7 @@ describe("machine flows against oidc-provider", () => {
   }
 
   async function connected(auth: AuthProvider): Promise<McpClient> {
-    const client = await connect(stack.mcpUrl, { auth, fallback: false });
-    clients.push(client);
-    return client;
+    return own(await connect(stack.mcpUrl, { auth, fallback: false }));
   }
 
   it("client credentials with a secret: a JWT for the MCP URL, fetched before the first request", TIMEOUT, async () => {
@@ -367,16 +310,9 @@ describe("machine flows against oidc-provider", () => {
     expect(kinds.assertions).toBeGreaterThanOrEqual(4);
     expect(kinds.clientAssertions).toBeGreaterThanOrEqual(3);
     for (const value of [stack.clientSecret, stack.dpopClientSecret, stack.privateKeyPem]) expect(stack.secrets.has(value)).toBe(true);
-    expect(errorTexts.length).toBeGreaterThan(0);
+    expect(shown.errorTexts.length).toBeGreaterThan(0);
 
-    const haystacks = [...errorTexts, ...written];
-    const leaks: string[] = [];
-    for (const secret of stack.secrets) {
-      for (const text of haystacks) {
-        if (text.includes(secret)) leaks.push(`${secret.slice(0, 6)}… in ${JSON.stringify(text.slice(0, 120))}`);
-      }
-    }
-    expect(leaks).toEqual([]);
+    expect(shown.leaks(stack.secrets)).toEqual([]);
   });
 });
 

@@ -10,12 +10,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { format, inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   connect,
   fileTokenStore,
-  McpTransportError,
   memoryTokenStore,
   oauth,
   REFRESH_MARGIN_MS,
@@ -25,66 +23,14 @@ import {
   type TokenStore,
 } from "../../src/index.js";
 import { MCP_SCOPE, startOAuthStack, type OAuthStack } from "../fixtures/oauth/stack.js";
+import { leaksIn, recordShown } from "../helpers/redaction.js";
 
 const TIMEOUT = { timeout: 60_000 };
 
 // --- What the redaction checks read: every error seen and everything written to the console.
 
-const written: string[] = [];
-const errorTexts: string[] = [];
-const restores: (() => void)[] = [];
-
-function captureOutput(): void {
-  const terminal = globalThis.console;
-  for (const method of ["log", "info", "warn", "error", "debug", "trace"] as const) {
-    const original = terminal[method].bind(terminal);
-    const spy = vi.spyOn(terminal, method).mockImplementation((...args: unknown[]) => {
-      written.push(format(...args));
-      original(...args);
-    });
-    restores.push(() => spy.mockRestore());
-  }
-  for (const stream of [process.stdout, process.stderr]) {
-    const original = stream.write;
-    stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
-      written.push(typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8"));
-      return (original as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-    } as typeof stream.write;
-    restores.push(() => {
-      stream.write = original;
-    });
-  }
-}
-
-/** Keeps every rendering of an error and of its causes. */
-function recordError(error: unknown): void {
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
-    errorTexts.push(String(current), inspect(current, { depth: 10, showHidden: true }));
-    try {
-      errorTexts.push(JSON.stringify(current) ?? "");
-    } catch {
-      // A cycle: the inspected form above covers it.
-    }
-    if (current instanceof Error) {
-      errorTexts.push(current.message, current.stack ?? "");
-      current = current.cause;
-    } else {
-      current = undefined;
-    }
-  }
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<McpTransportError> {
-  try {
-    await promise;
-  } catch (error) {
-    recordError(error);
-    expect(error).toBeInstanceOf(McpTransportError);
-    return error as McpTransportError;
-  }
-  throw new Error("expected the operation to fail");
-}
+const shown = recordShown();
+const failureOf = shown.failureOf;
 
 // --- Small helpers
 
@@ -134,7 +80,7 @@ describe("oauth() against oidc-provider", () => {
   }
 
   beforeAll(async () => {
-    captureOutput();
+    shown.captureOutput();
     // Long-lived access tokens, so that no refresh happens before expiry here: each refresh in
     // this block is one a test asked for. The refresh before expiry has its own block below.
     stack = await startOAuthStack({ accessTokenTtl: 3600 });
@@ -143,7 +89,7 @@ describe("oauth() against oidc-provider", () => {
   afterAll(async () => {
     await Promise.allSettled(clients.map((client) => client.close()));
     await stack?.close();
-    for (const restore of restores.splice(0)) restore();
+    shown.restoreOutput();
     await Promise.all(directories.map((dir) => rm(dir, { recursive: true, force: true })));
   }, 60_000);
 
@@ -210,7 +156,7 @@ describe("oauth() against oidc-provider", () => {
     expect(entry.tokens?.refresh_token).toBe(exchange.issuedRefreshToken);
 
     // The authorization URL carried none of the credentials that came after it.
-    for (const secret of stack.secrets) expect(url.href).not.toContain(secret);
+    expect(leaksIn(stack.secrets, [url.href])).toEqual([]);
   });
 
   it("a second client with the same token file connects without authorizing again", TIMEOUT, async () => {
@@ -296,7 +242,7 @@ describe("oauth() against oidc-provider", () => {
     const after = (await tokenFile(dir, stack.issuer)).entry;
     expect(after.tokens?.refresh_token).toBe(requests[1]!.issuedRefreshToken);
     expect(after.tokens?.access_token).toBe(stack.seen.acceptedTokens.at(-1));
-    for (const secret of stack.secrets) expect(authorize.mock.calls[1]![0].href).not.toContain(secret);
+    expect(leaksIn(stack.secrets, [authorize.mock.calls[1]![0].href])).toEqual([]);
   });
 
   it("invalid_grant for a tampered stored refresh token: a new client drops it and authorizes", TIMEOUT, async () => {
@@ -399,16 +345,9 @@ describe("oauth() against oidc-provider", () => {
     for (const request of stack.seen.tokenRequests) {
       if (request.codeVerifier !== undefined) expect(stack.secrets.has(request.codeVerifier)).toBe(true);
     }
-    expect(errorTexts.length).toBeGreaterThan(0);
+    expect(shown.errorTexts.length).toBeGreaterThan(0);
 
-    const haystacks = [...errorTexts, ...written];
-    const leaks: string[] = [];
-    for (const secret of stack.secrets) {
-      for (const text of haystacks) {
-        if (text.includes(secret)) leaks.push(`${secret.slice(0, 6)}… in ${JSON.stringify(text.slice(0, 120))}`);
-      }
-    }
-    expect(leaks).toEqual([]);
+    expect(shown.leaks(stack.secrets)).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import type { ExchangeOptions } from "../../src/transport/http/endpoint-policy.j
 import type { HttpRequest, HttpResponse } from "../../src/transport/http/http-client.js";
 import { NodeHttpClient } from "../../src/transport/http/node-http-client.js";
 import { failure } from "../helpers/failure.js";
+import { everythingShown, leaksIn } from "../helpers/redaction.js";
 
 interface Seen {
   method: string;
@@ -241,8 +242,7 @@ describe("authorizedExchange", () => {
     expect(error.message).toContain(`HTTP ${status}`);
     expect(error.message).toContain('request "tools/call"');
     expect(error.message).toContain(why);
-    expect(error.message).not.toContain(token);
-    expect(JSON.stringify({ ...error, message: error.message })).not.toContain(token);
+    expect(leaksIn([token], [everythingShown(error)])).toEqual([]);
     expect(provider.refusals).toHaveLength(1);
     expect(server.seen).toHaveLength(1);
   });

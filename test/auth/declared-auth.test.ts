@@ -6,15 +6,13 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { McpTransportError, connect, loadServerConfig, parseServerConfig } from "../../src/index.js";
 import { startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 import { rejection } from "../helpers/failure.js";
+import { closedAfterEach } from "../helpers/owned.js";
 
-const owned: { close(): Promise<unknown> }[] = [];
-afterEach(async () => {
-  await Promise.allSettled(owned.splice(0).map((thing) => thing.close()));
-});
+const own = closedAfterEach();
 
 const where = "mcp.json: server \"hosted\"";
 
@@ -115,7 +113,7 @@ describe("a declaration's auth block", () => {
         res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${metadataUrl}"` }).end();
         return true;
       });
-      owned.push(endpoint);
+      own(endpoint);
       metadataUrl = `${endpoint.origin}/.well-known/oauth-protected-resource/mcp`;
       const error = (await rejection(connect({ name: "hosted", transport: "http", url: endpoint.url, fallback: false, auth: {} }))) as McpTransportError;
       expect(error).toBeInstanceOf(McpTransportError);

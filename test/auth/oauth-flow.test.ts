@@ -4,7 +4,7 @@
  * authorization server cannot be told to show on demand (a refused refresh, a 5xx, a step-up,
  * concurrent refusals), and what must never reach it.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   McpTransportError,
   connect,
@@ -20,15 +20,10 @@ import { startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.
 import { startProtectedEndpoint, type ProtectedEndpointOptions } from "../fixtures/oauth/protected-endpoint.js";
 import { startScriptedAuthorizationServer } from "../fixtures/oauth/scripted-authorization-server.js";
 import { rejection } from "../helpers/failure.js";
+import { everythingShown, leaksIn } from "../helpers/redaction.js";
+import { closedAfterEach } from "../helpers/owned.js";
 
-const owned: { close(): Promise<unknown> }[] = [];
-afterEach(async () => {
-  await Promise.allSettled(owned.splice(0).reverse().map((thing) => thing.close()));
-});
-function own<T extends { close(): Promise<unknown> }>(thing: T): T {
-  owned.push(thing);
-  return thing;
-}
+const own = closedAfterEach();
 
 /** A headless user agent: the scripted server redirects at once, so the callback is its Location. */
 function headlessAuthorize(): { authorize: OAuthOptions["authorize"]; urls: URL[] } {
@@ -86,7 +81,7 @@ describe("oauth() against a scripted authorization server", () => {
     const afterLogin = endpoint.requests.slice(endpoint.requests.findIndex((request) => request.headers.authorization !== undefined));
     for (const request of afterLogin.filter((r) => r.path === "/mcp")) expect(request.headers.authorization).toBe(`Bearer ${token}`);
     // The token never reached the authorization server, nor a metadata document.
-    for (const request of as.requests) expect(request.headers.authorization ?? "").not.toContain(token);
+    expect(leaksIn([token], as.requests.map((request) => request.headers.authorization ?? ""))).toEqual([]);
     for (const request of endpoint.requests.filter((r) => r.path.startsWith("/.well-known"))) expect(request.headers.authorization).toBeUndefined();
   });
 
@@ -173,11 +168,8 @@ describe("oauth() against a scripted authorization server", () => {
     const client = await connectClient();
     as.revokeRefreshTokens();
     const error = await rejection(client.callTool("echo", { text: "x" }));
-    const text = JSON.stringify({ error, message: String(error), cause: (error as Error).cause });
-    for (const token of as.issued) {
-      expect(text).not.toContain(token.access);
-      expect(text).not.toContain(token.refresh!);
-    }
+    const text = everythingShown(error);
+    expect(leaksIn(as.issued.flatMap((token) => [token.access, token.refresh!]), [text])).toEqual([]);
     expect(text).not.toMatch(/code-\d+-secret|rt-leak-check/);
   });
 

@@ -13,6 +13,7 @@ import { ExitCode } from "../../src/cli/exit-codes.js";
 import type { ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 import { startProtectedEndpoint } from "../fixtures/oauth/protected-endpoint.js";
 import { startScriptedAuthorizationServer, type ScriptedAuthorizationServer } from "../fixtures/oauth/scripted-authorization-server.js";
+import { leaksIn } from "../helpers/redaction.js";
 import { runCli } from "../../src/cli/run.js";
 import { runBin, startBin, type BinResult } from "./helpers.js";
 
@@ -130,10 +131,7 @@ describe("mcpwire login, logout, and a server that asks for a login", () => {
   it("never prints a token, a refresh token or a code", () => {
     const text = outputs.map((output) => output.stdout + output.stderr).join("\n");
     expect(as.issued.length).toBeGreaterThan(0);
-    for (const token of as.issued) {
-      expect(text).not.toContain(token.access);
-      expect(text).not.toContain(token.refresh!);
-    }
+    expect(leaksIn(as.issued.flatMap((token) => [token.access, token.refresh!]), [text])).toEqual([]);
     expect(text).not.toMatch(/code-\d+-secret/);
   });
 });

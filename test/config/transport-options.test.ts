@@ -8,7 +8,7 @@
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   StdioTransport,
   TRANSPORT_OPTION_NAMES,
@@ -23,6 +23,7 @@ import { startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.
 import { startSseEndpoint, type SseEndpoint } from "../fixtures/sse-endpoint.js";
 import { startWsFixture, type WsFixture } from "../fixtures/ws-server.js";
 import { failure, rejection } from "../helpers/failure.js";
+import { closedAfterEach } from "../helpers/owned.js";
 import { FIXTURES } from "../stdio/helpers.js";
 
 type Route = "connect()" | "declaration" | "config file";
@@ -59,14 +60,7 @@ async function refusal(promise: Promise<unknown>): Promise<TypeError> {
   return error as TypeError;
 }
 
-const owned: { close(): Promise<unknown> }[] = [];
-afterEach(async () => {
-  await Promise.allSettled(owned.splice(0).reverse().map((thing) => thing.close()));
-});
-function own<T extends { close(): Promise<unknown> }>(thing: T): T {
-  owned.push(thing);
-  return thing;
-}
+const own = closedAfterEach();
 
 function openerFor(route: Route): Opener {
   return async (target, options, client = {}) => {

@@ -2,15 +2,13 @@
  * The legacy HTTP+SSE transport's own deadlines (the stream's `endpoint` event, each POST's
  * acceptance, both `timeoutMs`) wait while a login waits for a person, as the session's do.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { McpClient, SseTransport, type AuthProvider } from "../../src/index.js";
 import { startSseEndpoint, type SseEndpoint } from "../fixtures/sse-endpoint.js";
 import { failure } from "../helpers/failure.js";
+import { closedAfterEach } from "../helpers/owned.js";
 
-const owned: { close(): Promise<unknown> }[] = [];
-afterEach(async () => {
-  await Promise.allSettled(owned.splice(0).map((thing) => thing.close()));
-});
+const own = closedAfterEach();
 
 describe("HTTP+SSE deadlines during a login", () => {
   it("the stream's opening deadline waits for the login, then the connection opens", async () => {
@@ -23,10 +21,10 @@ describe("HTTP+SSE deadlines during a login", () => {
         return true;
       },
     });
-    owned.push(endpoint);
+    own(endpoint);
     // A server that never sends its endpoint event, with the same deadline: its TIMEOUT says the deadline passed.
     const silent = await startSseEndpoint({ onStream: (res) => (res.writeHead(200, { "content-type": "text/event-stream" }), res.write(": hi\n\n"), true) });
-    owned.push(silent);
+    own(silent);
 
     let token: string | undefined;
     let loginStarted!: () => void;
@@ -60,7 +58,7 @@ describe("HTTP+SSE deadlines during a login", () => {
     expect(settled).toBe(false);
     release();
     const client = await connecting;
-    owned.push(client);
+    own(client);
     await client.ping();
   });
 });
