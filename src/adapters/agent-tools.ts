@@ -7,7 +7,8 @@ import { McpClient } from "../client/client.js";
 import type { ContentBlock } from "../protocol/schemas.js";
 import type { ConnectedServers } from "./connect-all.js";
 import { callOptionsFor, checkLayeredSettings, type LayeredToolCallSettings, type ToolCallSettings } from "./tool-call-settings.js";
-import { describeToolFailure, type ToolFailure } from "./tool-failure.js";
+import { catalogOf } from "./tool-catalog.js";
+import { describeToolFailure, removedToolFailure, type ToolFailure } from "./tool-failure.js";
 import { nameServerTools, type ServerTool } from "./tool-naming.js";
 import { resultText } from "./tool-result-text.js";
 
@@ -57,6 +58,8 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
   if (Array.isArray(source)) {
     tools = source as readonly ServerTool[];
   } else if (source instanceof McpClient) {
+    // Watched from before the listing, so a change that comes after it is not missed.
+    catalogOf(source);
     const prefix = options.prefix ?? false;
     const server = typeof prefix === "string" ? prefix : source.serverInfo.name;
     const listed = await source.listTools({ signal: options.signal });
@@ -65,6 +68,7 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
       separator: options.separator,
     });
   } else {
+    for (const client of Object.values((source as ConnectedServers).clients)) catalogOf(client);
     const listing = await (source as ConnectedServers).listTools({
       prefix: options.prefix !== false,
       separator: options.separator,
@@ -78,7 +82,8 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
 /**
  * Calls one tool for an agent. Resolves in every case: with the server's result (an `isError`
  * result stays an error), or, when no answer came (timeout, cancellation, lost connection, ...),
- * with an error result whose text says what happened and what to do.
+ * with an error result whose text says what happened and what to do. A tool its server no longer
+ * lists (the list changed since the tool was made) is not called: the result says it is gone.
  */
 export async function callAgentTool(
   entry: ServerTool,
@@ -87,6 +92,10 @@ export async function callAgentTool(
 ): Promise<AgentToolResult> {
   const args = isPlainObject(input) ? input : {};
   try {
+    if (!(await catalogOf(entry.client).stillListed(entry.tool.name, options.signal))) {
+      const failure = removedToolFailure(entry.name);
+      return { content: [{ type: "text", text: failure.message }], isError: true, failure };
+    }
     const result = await entry.client.callTool(entry.tool.name, args, callOptionsFor(entry, options, options.signal));
     const answer: AgentToolResult = { content: result.content, isError: result.isError === true };
     if (result.structuredContent !== undefined) answer.structuredContent = result.structuredContent;
