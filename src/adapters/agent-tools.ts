@@ -6,7 +6,14 @@
 import { McpClient } from "../client/client.js";
 import type { ContentBlock } from "../protocol/schemas.js";
 import type { ConnectedServers } from "./connect-all.js";
-import { callOptionsFor, checkLayeredSettings, type LayeredToolCallSettings, type ToolCallSettings } from "./tool-call-settings.js";
+import { didYouMean, firstUnknownKey } from "../util/option-names.js";
+import {
+  TOOL_CALL_SETTING_NAMES,
+  callOptionsFor,
+  checkLayeredSettings,
+  type LayeredToolCallSettings,
+  type ToolCallSettings,
+} from "./tool-call-settings.js";
 import { catalogOf } from "./tool-catalog.js";
 import { describeToolFailure, removedToolFailure, type ToolFailure } from "./tool-failure.js";
 import { nameServerTools, type ServerTool } from "./tool-naming.js";
@@ -125,8 +132,29 @@ export function agentInputSchema(entry: ServerTool): Record<string, unknown> & {
   return schema.properties === undefined ? { ...schema, properties: {} } : schema;
 }
 
-/** Checks the options of the agent adapters, once, where the tools are made. */
+/**
+ * The options the agent adapters read, in either framework: `needsApproval` is the AI SDK's (the
+ * LangChain adapter refuses it itself, saying why).
+ */
+export const AGENT_TOOL_OPTION_NAMES = [
+  ...TOOL_CALL_SETTING_NAMES,
+  "servers",
+  "prefix",
+  "separator",
+  "filter",
+  "signal",
+  "needsApproval",
+] as const;
+
+/** Checks the options of the agent adapters, once, where the tools are made; a key nobody reads is refused. */
 export function checkAgentToolOptions(options: AgentToolOptions): void {
+  if (typeof options !== "object" || options === null) throw new TypeError("options must be an object");
+  const unknown = firstUnknownKey(options, AGENT_TOOL_OPTION_NAMES);
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `options: unknown option "${unknown}"${didYouMean(unknown, AGENT_TOOL_OPTION_NAMES)}; the options are ${AGENT_TOOL_OPTION_NAMES.join(", ")}`,
+    );
+  }
   checkLayeredSettings(options, "options");
   const prefix: unknown = options.prefix;
   if (prefix !== undefined && typeof prefix !== "boolean" && (typeof prefix !== "string" || prefix === "")) {

@@ -41,6 +41,7 @@ export type LangChainToolsOptions = AgentToolOptions;
  * names the model calls them, ready for `model.bindTools(tools)` and LangChain agents.
  */
 export async function langchainTools(source: AgentToolSource, options: LangChainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+  refuseApproval(options);
   const entries = await listAgentTools(source, options);
   return entries.map((entry) => langchainTool(entry, options));
 }
@@ -60,6 +61,7 @@ export type McpLangChainToolSet = AgentToolSet<DynamicStructuredTool[]>;
  * stop following.
  */
 export async function langchainToolSet(source: McpClient | ConnectedServers, options: LangChainToolsOptions = {}): Promise<McpLangChainToolSet> {
+  refuseApproval(options);
   let tools: DynamicStructuredTool[] = [];
   const live = await LiveAgentTools.open(source, options, (entries) => {
     tools = entries.map((entry) => langchainTool(entry, options));
@@ -108,6 +110,16 @@ export function langchainTool(entry: ServerTool, options: LayeredToolCallSetting
       });
     },
   });
+}
+
+/** `needsApproval` is the AI SDK's: LangChain has no approval on a tool, and a policy nobody applies must not look applied. */
+function refuseApproval(options: LangChainToolsOptions): void {
+  if (typeof options === "object" && options !== null && "needsApproval" in options) {
+    throw new TypeError(
+      'options: "needsApproval" applies to the AI SDK\'s tools (mcpwire/ai); LangChain tools have no approval of their own: ' +
+        "read the hints from tool.metadata (readOnlyHint, destructiveHint) in a human-in-the-loop step",
+    );
+  }
 }
 
 /** The content a model reads: the text, or, when the result has media, text and media blocks in order. */

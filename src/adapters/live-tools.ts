@@ -102,6 +102,9 @@ export class LiveAgentTools {
       );
     }
     const servers = source as ConnectedServers;
+    if (typeof servers !== "object" || servers === null || typeof servers.clients !== "object" || servers.clients === null) {
+      throw new TypeError("expected a client (McpClient) or the servers of connectAll()");
+    }
     const members = Object.entries(servers.clients).map(([name, client]): Member => ({
       server: () => name,
       client,

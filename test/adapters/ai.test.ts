@@ -172,6 +172,7 @@ describe("mcpwire/ai: MCP tools in the AI SDK's tool loop", () => {
     const client = await connectLibrary();
     await expect(aiTools(client, { timeoutMs: 0 })).rejects.toThrow('"timeoutMs" must be a whole number');
     await expect(aiTools(client, { prefix: "" })).rejects.toThrow('"prefix" must be true, false or a non-empty string');
+    await expect(aiTools(client, { filtr: () => true } as never)).rejects.toThrow('options: unknown option "filtr" (did you mean "filter"?)');
   });
 });
 

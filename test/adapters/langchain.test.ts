@@ -244,6 +244,13 @@ describe("mcpwire/langchain: langchainToolSet follows notifications/tools/list_c
 });
 
 describe("mcpwire/langchain: the tools' hints", () => {
+  it("refuses needsApproval, which only the AI SDK applies, and says where the hints are", async () => {
+    const { client } = await connectCatalog();
+    const options = { needsApproval: "destructive" } as never;
+    await expect(langchainTools(client, options)).rejects.toThrow('"needsApproval" applies to the AI SDK\'s tools (mcpwire/ai)');
+    await expect(langchainToolSet(client, options)).rejects.toThrow("read the hints from tool.metadata");
+  });
+
   it("travel in metadata, which LangChain hands to the tool's callbacks", async () => {
     const { client } = await connectCatalog();
     const tools = await langchainTools(client);
