@@ -196,9 +196,10 @@ export class LiveAgentTools {
     // The same tools listed again are no change: nobody needs to bind them anew.
     const fingerprint = JSON.stringify(entries.map((entry) => [entry.name, entry.server, entry.tool]));
     if (fingerprint === this.fingerprint) return;
+    // Made first: if making them fails (a rule of the caller's that throws), the list is tried again next time.
+    this.apply(entries);
     this.fingerprint = fingerprint;
     this.entries = entries;
-    this.apply(entries);
     for (const listener of [...this.listeners]) {
       try {
         listener();
