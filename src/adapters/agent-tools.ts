@@ -6,8 +6,16 @@
 import { McpClient } from "../client/client.js";
 import type { ContentBlock } from "../protocol/schemas.js";
 import type { ConnectedServers } from "./connect-all.js";
-import { callOptionsFor, checkLayeredSettings, type LayeredToolCallSettings, type ToolCallSettings } from "./tool-call-settings.js";
-import { describeToolFailure, type ToolFailure } from "./tool-failure.js";
+import { didYouMean, firstUnknownKey } from "../util/option-names.js";
+import {
+  TOOL_CALL_SETTING_NAMES,
+  callOptionsFor,
+  checkLayeredSettings,
+  type LayeredToolCallSettings,
+  type ToolCallSettings,
+} from "./tool-call-settings.js";
+import { catalogOf } from "./tool-catalog.js";
+import { describeToolFailure, removedToolFailure, type ToolFailure } from "./tool-failure.js";
 import { nameServerTools, type ServerTool } from "./tool-naming.js";
 import { resultText } from "./tool-result-text.js";
 
@@ -57,6 +65,8 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
   if (Array.isArray(source)) {
     tools = source as readonly ServerTool[];
   } else if (source instanceof McpClient) {
+    // Watched from before the listing, so a change that comes after it is not missed.
+    catalogOf(source);
     const prefix = options.prefix ?? false;
     const server = typeof prefix === "string" ? prefix : source.serverInfo.name;
     const listed = await source.listTools({ signal: options.signal });
@@ -65,6 +75,7 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
       separator: options.separator,
     });
   } else {
+    for (const client of Object.values((source as ConnectedServers).clients)) catalogOf(client);
     const listing = await (source as ConnectedServers).listTools({
       prefix: options.prefix !== false,
       separator: options.separator,
@@ -78,7 +89,8 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
 /**
  * Calls one tool for an agent. Resolves in every case: with the server's result (an `isError`
  * result stays an error), or, when no answer came (timeout, cancellation, lost connection, ...),
- * with an error result whose text says what happened and what to do.
+ * with an error result whose text says what happened and what to do. A tool its server no longer
+ * lists (the list changed since the tool was made) is not called: the result says it is gone.
  */
 export async function callAgentTool(
   entry: ServerTool,
@@ -87,6 +99,10 @@ export async function callAgentTool(
 ): Promise<AgentToolResult> {
   const args = isPlainObject(input) ? input : {};
   try {
+    if (!(await catalogOf(entry.client).stillListed(entry.tool.name, options.signal))) {
+      const failure = removedToolFailure(entry.name);
+      return { content: [{ type: "text", text: failure.message }], isError: true, failure };
+    }
     const result = await entry.client.callTool(entry.tool.name, args, callOptionsFor(entry, options, options.signal));
     const answer: AgentToolResult = { content: result.content, isError: result.isError === true };
     if (result.structuredContent !== undefined) answer.structuredContent = result.structuredContent;
@@ -116,8 +132,29 @@ export function agentInputSchema(entry: ServerTool): Record<string, unknown> & {
   return schema.properties === undefined ? { ...schema, properties: {} } : schema;
 }
 
-/** Checks the options of the agent adapters, once, where the tools are made. */
+/**
+ * The options the agent adapters read, in either framework: `needsApproval` is the AI SDK's (the
+ * LangChain adapter refuses it itself, saying why).
+ */
+export const AGENT_TOOL_OPTION_NAMES = [
+  ...TOOL_CALL_SETTING_NAMES,
+  "servers",
+  "prefix",
+  "separator",
+  "filter",
+  "signal",
+  "needsApproval",
+] as const;
+
+/** Checks the options of the agent adapters, once, where the tools are made; a key nobody reads is refused. */
 export function checkAgentToolOptions(options: AgentToolOptions): void {
+  if (typeof options !== "object" || options === null) throw new TypeError("options must be an object");
+  const unknown = firstUnknownKey(options, AGENT_TOOL_OPTION_NAMES);
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `options: unknown option "${unknown}"${didYouMean(unknown, AGENT_TOOL_OPTION_NAMES)}; the options are ${AGENT_TOOL_OPTION_NAMES.join(", ")}`,
+    );
+  }
   checkLayeredSettings(options, "options");
   const prefix: unknown = options.prefix;
   if (prefix !== undefined && typeof prefix !== "boolean" && (typeof prefix !== "string" || prefix === "")) {

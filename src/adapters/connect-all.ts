@@ -167,6 +167,11 @@ class Servers implements ConnectedServers {
     private readonly calls: LayeredToolCallSettings | undefined,
   ) {}
 
+  /** How the tools of `server` are called, from `connectAll`'s `calls` (the live tool sets list each server on its own). */
+  callSettingsFor(server: string): ToolCallSettings {
+    return settingsForServer(this.calls, server);
+  }
+
   async listTools(options: ListAllToolsOptions = {}): Promise<AllTools> {
     const entries = Object.entries(this.clients);
     const call: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
@@ -209,7 +214,12 @@ class Servers implements ConnectedServers {
   }
 }
 
-function asListFailure(server: string, error: unknown): McpTransportError {
+/** The `calls` settings of one server of `servers`, when `connectAll` made them (undefined for another implementation). */
+export function callSettingsOf(servers: ConnectedServers, server: string): ToolCallSettings | undefined {
+  return servers instanceof Servers ? servers.callSettingsFor(server) : undefined;
+}
+
+export function asListFailure(server: string, error: unknown): McpTransportError {
   if (error instanceof McpTransportError) return error;
   return new McpTransportError("PROTOCOL", `listing the tools of server "${server}" failed`, { cause: error });
 }

@@ -7,10 +7,15 @@
  * outcome as `artifact`, and `status: "error"` for an `isError` result or a call that got no
  * answer (timed out, cancelled, connection lost), so the model reads the failure and the agent's
  * run goes on. Invoked with plain arguments, it returns the content alone.
+ *
+ * `langchainTools()` is a snapshot of the lists; `langchainToolSet()` follows them. The tools'
+ * hints (`readOnlyHint`, `destructiveHint`, ...) travel in `metadata`, which LangChain hands to
+ * every callback of the tool's runs (and so to traces), for a human-in-the-loop rule to read.
  */
 import type { MessageContent } from "@langchain/core/messages";
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
+import type { McpClient } from "../client/client.js";
 import {
   agentInputSchema,
   agentToolDescription,
@@ -21,7 +26,11 @@ import {
   type AgentToolResult,
   type AgentToolSource,
 } from "./agent-tools.js";
+import type { ConnectedServers } from "./connect-all.js";
+import { LiveAgentTools, type AgentToolSet } from "./live-tools.js";
+import { catalogOf } from "./tool-catalog.js";
 import { checkLayeredSettings, settingsForServer, type LayeredToolCallSettings } from "./tool-call-settings.js";
+import { agentToolMetadata } from "./tool-hints.js";
 import type { ServerTool } from "./tool-naming.js";
 import { blockText } from "./tool-result-text.js";
 
@@ -32,15 +41,55 @@ export type LangChainToolsOptions = AgentToolOptions;
  * names the model calls them, ready for `model.bindTools(tools)` and LangChain agents.
  */
 export async function langchainTools(source: AgentToolSource, options: LangChainToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+  refuseApproval(options);
   const entries = await listAgentTools(source, options);
   return entries.map((entry) => langchainTool(entry, options));
+}
+
+/**
+ * LangChain tools that follow their servers' tool lists (see `AgentToolSet`). `tools` is a new
+ * array after each change: a model binds its tools when `bindTools` is called, so bind (or build
+ * the agent) again from `await set.current()` before a run, or in `onChange`.
+ */
+export type McpLangChainToolSet = AgentToolSet<DynamicStructuredTool[]>;
+
+/**
+ * The tools of a client or of the servers of `connectAll`, following their lists: a server's
+ * `notifications/tools/list_changed` (in the 2026-07-28 era, the set opens the `listen()` stream
+ * that carries it) or a reconnection lists that server again. A call to a tool that left the list
+ * is not sent: the model reads that the tool is gone. Close the set (or leave a `using` block) to
+ * stop following.
+ */
+export async function langchainToolSet(source: McpClient | ConnectedServers, options: LangChainToolsOptions = {}): Promise<McpLangChainToolSet> {
+  refuseApproval(options);
+  let tools: DynamicStructuredTool[] = [];
+  const live = await LiveAgentTools.open(source, options, (entries) => {
+    tools = entries.map((entry) => langchainTool(entry, options));
+  });
+  return {
+    get tools() {
+      return tools;
+    },
+    async current(currentOptions = {}) {
+      await live.current(currentOptions.signal);
+      return tools;
+    },
+    get failures() {
+      return live.failures;
+    },
+    onChange: (listener) => live.onChange(listener),
+    close: () => live.close(),
+    [Symbol.dispose]: () => live.close(),
+  };
 }
 
 /** One listed tool as a LangChain tool. */
 export function langchainTool(entry: ServerTool, options: LayeredToolCallSettings = {}): DynamicStructuredTool {
   checkLayeredSettings(options, "options");
+  // Watched from now on: a call made after the tool left its server's list is not sent.
+  catalogOf(entry.client);
   const settings = settingsForServer(options, entry.server);
-  const metadata = { mcpServer: entry.server, mcpTool: entry.tool.name };
+  const metadata = agentToolMetadata(entry);
   return new DynamicStructuredTool({
     name: entry.name,
     description: agentToolDescription(entry),
@@ -61,6 +110,16 @@ export function langchainTool(entry: ServerTool, options: LayeredToolCallSetting
       });
     },
   });
+}
+
+/** `needsApproval` is the AI SDK's: LangChain has no approval on a tool, and a policy nobody applies must not look applied. */
+function refuseApproval(options: LangChainToolsOptions): void {
+  if (typeof options === "object" && options !== null && "needsApproval" in options) {
+    throw new TypeError(
+      'options: "needsApproval" applies to the AI SDK\'s tools (mcpwire/ai); LangChain tools have no approval of their own: ' +
+        "read the hints from tool.metadata (readOnlyHint, destructiveHint) in a human-in-the-loop step",
+    );
+  }
 }
 
 /** The content a model reads: the text, or, when the result has media, text and media blocks in order. */

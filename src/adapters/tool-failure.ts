@@ -10,8 +10,11 @@
 import { McpTransportError, type McpFailureReason } from "../errors.js";
 import { JSONRPC_INVALID_PARAMS, JSONRPC_METHOD_NOT_FOUND } from "../protocol/jsonrpc.js";
 
-/** Why a tool call got no answer: a transport failure reason, cancelled by the caller, or anything else. */
-export type ToolFailureKind = McpFailureReason | "CANCELLED" | "FAILED";
+/**
+ * Why a tool call got no answer: a transport failure reason, cancelled by the caller, the tool no
+ * longer in its server's list (`REMOVED`: nothing was sent), or anything else.
+ */
+export type ToolFailureKind = McpFailureReason | "CANCELLED" | "REMOVED" | "FAILED";
 
 /** A failed tool call, in plain data (it travels in the framework's messages and UI state). */
 export interface ToolFailure {
@@ -22,6 +25,20 @@ export interface ToolFailure {
   message: string;
   /** The deadline that fired, in ms, for TIMEOUT. */
   timeoutMs?: number;
+}
+
+/**
+ * A call to `toolName` (the name the model knows) that was not sent: its server's tool list
+ * changed, and the tool is no longer in it.
+ */
+export function removedToolFailure(toolName: string): ToolFailure {
+  return {
+    kind: "REMOVED",
+    retryable: false,
+    message:
+      `the tool ${JSON.stringify(toolName)} is no longer offered by its server (its tool list changed), so it was not called; ` +
+      "do not call it again: continue with the tools offered now",
+  };
 }
 
 /**

@@ -33,6 +33,7 @@ const OPTIONS = {
   "env-allow": { type: "string", multiple: true },
   protocol: { type: "string" },
   "no-browser": { type: "boolean" },
+  "no-validate-output": { type: "boolean" },
   verbose: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
@@ -50,6 +51,8 @@ export interface CliOptions {
   protocol?: ProtocolChoice;
   /** Open the browser for a login (`--no-browser`: only print its URL). */
   browser: boolean;
+  /** Check `structuredContent` against the tool's `outputSchema` (`--no-validate-output`: do not). */
+  validateOutput: boolean;
 }
 
 export type Invocation =
@@ -108,6 +111,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       envAllow: parseEnvAllow(values["env-allow"] ?? []),
       protocol: values.protocol === undefined ? undefined : parseProtocol(values.protocol),
       browser: values["no-browser"] !== true,
+      validateOutput: values["no-validate-output"] !== true,
     },
   };
 }

@@ -47,6 +47,7 @@ function describeTransportFailure(error: McpTransportError, context: FailureCont
   // The one line is ours: the server's own words (often the clue to a bad argument) are shown,
   // fenced off as such, only among the --verbose details.
   if (error.reason === "UNAVAILABLE" && context.notAServerNote) line += `; ${context.notAServerNote}`;
+  if (error.kind === "output_schema") line += "; --no-validate-output prints the result unchecked";
   const more = [error.serverMessage ? "the server's message" : undefined, error.stderrTail ? "the server's stderr" : undefined].filter(Boolean);
   if (more.length > 0 && !context.verbose) line += ` (--verbose shows ${more.join(" and ")})`;
   const details: string[] = [`reason: ${error.reason}`];

@@ -101,6 +101,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     client = await connect(target.config, {
       timeoutMs: options.timeoutMs,
       protocolVersion: options.protocol,
+      validateOutput: options.validateOutput,
       headers: Object.keys(options.headers).length > 0 ? options.headers : undefined,
       auth: auth?.provider,
       signal: io.signal,

@@ -34,6 +34,7 @@ Options:
   --env-allow <NAME,...>         let a server run as a command inherit these variables too (repeatable)
   --protocol <choice>            auto, legacy, modern, or a revision such as 2025-06-18 (default auto)
   --no-browser                   for a login, print its URL but do not open the browser
+  --no-validate-output           print a tool's structured content even if it does not match its output schema
   -v, --verbose                  on failure, show the details and the server's stderr
   -h, --help                     show this help
   -V, --version                  show the version

@@ -101,8 +101,10 @@ export class McpClient {
     this.maxPages = checkMaxPages(options.maxPages);
     this.validateOutput = checkValidateOutput(options.validateOutput, "options") ?? true;
     this.connection = new ServerConnection(session, options);
-    // The output schemas are those of the latest list: a change makes them stale.
+    // The output schemas are those of the latest list: a change makes them stale, and so does a
+    // reconnection, since the server may have changed (been upgraded, restarted) while it was away.
     this.connection.onNotification(Notification.toolsListChanged, () => this.outputSchemas.forget());
+    this.connection.onReconnected(() => this.outputSchemas.forget());
   }
 
   /** The session of the current connection (a new one after each reconnection). */
@@ -325,6 +327,15 @@ export class McpClient {
   /** Any server notification by method; returns the function that stops listening. */
   onNotification(method: string, listener: (params: Record<string, unknown>) => void): () => void {
     return this.connection.onNotification(method, listener);
+  }
+
+  /**
+   * Called after each successful reconnection (see `reconnect`), before the requests that waited
+   * for it go on. The server may have changed while it was away, without a list-changed
+   * notification: list again what you keep. Returns the function that stops listening.
+   */
+  onReconnected(listener: () => void): () => void {
+    return this.connection.onReconnected(listener);
   }
 
   onToolsListChanged(listener: () => void): () => void {

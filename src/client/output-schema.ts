@@ -3,8 +3,9 @@
  * `outputSchema` must return `structuredContent` that conforms to it, and the client checks it.
  *
  * The schemas are those of the latest tool list: every `listTools()` (or page) is remembered
- * here, a tool not seen yet is listed on demand, and a list-changed notification forgets them
- * all. Each tool's schema is compiled once and kept until its tool list changes.
+ * here, a tool not seen yet is listed on demand, and a list-changed notification or a
+ * reconnection (the server may have changed while it was away) forgets them all. Each tool's
+ * schema is compiled once and kept until its tool list changes.
  *
  * The validator, `@cfworker/json-schema`, is imported on the first check only, so that importing
  * mcpwire costs nothing for it (see the README's runtime dependencies for why this one). Only
@@ -114,7 +115,7 @@ export class OutputSchemas {
     }
   }
 
-  /** The server's tool list changed: every schema and compiled check is stale. */
+  /** The server's tool list changed, or the client reconnected: every schema and compiled check is stale. */
   forget(): void {
     this.changes++;
     this.declared.clear();

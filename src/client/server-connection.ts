@@ -45,6 +45,8 @@ export class ServerConnection {
   private readonly reconnectPolicy: ReconnectPolicy | undefined;
   private readonly probeTimeoutMs: number;
   private readonly registrations = new Set<ListenerRegistration>();
+  /** Told when a reconnection succeeded, before any request waiting for it goes on. */
+  private readonly reconnectListeners = new Set<() => void>();
   /** Aborted by close(): stops a reconnection in progress. */
   private readonly closing = new AbortController();
   private markEnded!: (ending: ConnectionEnding) => void;
@@ -140,6 +142,17 @@ export class ServerConnection {
     return () => {
       registration.stop();
       this.registrations.delete(registration);
+    };
+  }
+
+  /**
+   * Called after each successful reconnection, before the requests that waited for it go on: the
+   * server may have changed while the connection was down. Returns the function that stops it.
+   */
+  onReconnected(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => {
+      this.reconnectListeners.delete(listener);
     };
   }
 
@@ -259,6 +272,7 @@ export class ServerConnection {
         await this.subscriptions.resume(this.current, this.era, this.current.limits.timeoutMs).catch(() => {
           // A subscription the server no longer accepts is not a failed reconnection; listen() says why.
         });
+        this.announceReconnection();
         return true;
       } catch (error) {
         if (this.current !== dropped) await this.current.close();
@@ -269,6 +283,17 @@ export class ServerConnection {
     }
     this.markEnded(last);
     return false;
+  }
+
+  /** Tells the reconnection's listeners; one that throws breaks neither the others nor the reconnection. */
+  private announceReconnection(): void {
+    for (const listener of [...this.reconnectListeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own, as with notification listeners.
+      }
+    }
   }
 
   /** A request made while reconnecting waits for it, within its own deadline and signal. */

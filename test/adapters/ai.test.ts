@@ -6,9 +6,9 @@ import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { CallToolRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { aiModelOutput, aiTools } from "../../src/ai.js";
-import { McpClient, MemoryTransport } from "../../src/index.js";
-import { agentServerTransport, createAgentServer, PIXEL_PNG } from "./agent-server.js";
+import { aiModelOutput, aiTools, aiToolSet } from "../../src/ai.js";
+import { McpClient, MemoryTransport, type ClientOptions } from "../../src/index.js";
+import { agentServerTransport, createAgentServer, createCatalogServer, PIXEL_PNG } from "./agent-server.js";
 
 type GenerateResult = Extract<NonNullable<ConstructorParameters<typeof MockLanguageModelV3>[0]>["doGenerate"], unknown[]>[number];
 
@@ -172,5 +172,181 @@ describe("mcpwire/ai: MCP tools in the AI SDK's tool loop", () => {
     const client = await connectLibrary();
     await expect(aiTools(client, { timeoutMs: 0 })).rejects.toThrow('"timeoutMs" must be a whole number');
     await expect(aiTools(client, { prefix: "" })).rejects.toThrow('"prefix" must be true, false or a non-empty string');
+    await expect(aiTools(client, { filtr: () => true } as never)).rejects.toThrow('options: unknown option "filtr" (did you mean "filter"?)');
+  });
+});
+
+async function connectCatalog(options: Parameters<typeof createCatalogServer>[0] = {}, clientOptions: ClientOptions = {}) {
+  const catalog = createCatalogServer(options);
+  const client = await McpClient.connect(new MemoryTransport(catalog.server, "catalog"), clientOptions);
+  clients.push(client);
+  return { catalog, client };
+}
+
+/** Resolves on the set's next change. */
+function nextChange(set: { onChange(listener: () => void): () => void }): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = set.onChange(() => {
+      stop();
+      resolve();
+    });
+  });
+}
+
+describe("mcpwire/ai: aiToolSet follows notifications/tools/list_changed", () => {
+  it("offers a tool the server added during the run from the next step, and runs it", async () => {
+    const { catalog, client } = await connectCatalog();
+    using set = await aiToolSet(client);
+    const model = new MockLanguageModelV3({
+      doGenerate: [callsTool("add_tool", { name: "shelve" }), callsTool("shelve", {}, "call-2"), says("Shelved.")],
+    });
+    const result = await generateText({ model, tools: set.tools, prepareStep: set.prepareStep, prompt: "Shelve it.", stopWhen: stepCountIs(5) });
+
+    const offered = (call: number) => model.doGenerateCalls[call]!.tools!.map((tool) => tool.name);
+    expect(offered(0)).toEqual(["lookup", "append", "erase", "plain", "add_tool", "remove_tool"]);
+    expect(offered(1)).toEqual(["lookup", "append", "erase", "plain", "add_tool", "remove_tool", "shelve"]);
+    expect(toolResultsShown(model, 2).at(-1)).toEqual({ type: "text", value: "shelve" });
+    expect(catalog.calls).toEqual(["add_tool", "shelve"]);
+    expect(result.text).toBe("Shelved.");
+  });
+
+  it("prepareStep waits for a listing under way, so a step never starts on the list from before a change", async () => {
+    // Output checks off: after a list change they would list the tools before add_tool's result is in.
+    const { catalog, client } = await connectCatalog({}, { validateOutput: false });
+    using set = await aiToolSet(client);
+    // The listing that follows add_tool's notification is held until step 1 is being prepared.
+    const release = catalog.holdListings();
+    const model = new MockLanguageModelV3({ doGenerate: [callsTool("add_tool", { name: "shelve" }), says("Done.")] });
+    await generateText({
+      model,
+      tools: set.tools,
+      prepareStep: async ({ stepNumber }) => {
+        const ready = set.prepareStep();
+        if (stepNumber === 1) release();
+        return ready;
+      },
+      prompt: "Shelve it.",
+      stopWhen: stepCountIs(5),
+    });
+    expect(model.doGenerateCalls[1]!.tools!.map((tool) => tool.name)).toContain("shelve");
+  });
+
+  it("stops offering a tool the server removed; a call to it from the old list never reaches the server", async () => {
+    const { catalog, client } = await connectCatalog();
+    using set = await aiToolSet(client);
+    const model = new MockLanguageModelV3({
+      doGenerate: [callsTool("remove_tool", { name: "lookup" }), callsTool("lookup", {}, "call-2"), says("It is gone.")],
+    });
+    const result = await generateText({ model, tools: set.tools, prepareStep: set.prepareStep, prompt: "Look it up.", stopWhen: stepCountIs(5) });
+
+    expect(model.doGenerateCalls[1]!.tools!.map((tool) => tool.name)).not.toContain("lookup");
+    expect(Object.keys(set.tools)).not.toContain("lookup");
+    // The model called it anyway: the AI SDK answers that no such tool is offered, and the run goes on.
+    const [, shown] = toolResultsShown(model, 2) as [unknown, { type: string; value: string }];
+    expect(shown.type).toBe("error-text");
+    expect(catalog.calls).toEqual(["remove_tool"]);
+    expect(result.text).toBe("It is gone.");
+  });
+
+  it("a tool made before the change, called after it, is not sent: the model reads that it is gone", async () => {
+    const { catalog, client } = await connectCatalog();
+    const snapshot = await aiTools(client);
+    using set = await aiToolSet(client);
+    const changed = nextChange(set);
+    await catalog.removeTool("erase");
+    await changed;
+    expect(Object.keys(set.tools)).toEqual(["lookup", "append", "plain", "add_tool", "remove_tool"]);
+
+    const output = await (snapshot.erase!.execute!({}, { toolCallId: "c", messages: [] }) as Promise<unknown>);
+    expect(output).toMatchObject({ isError: true, failure: { kind: "REMOVED", retryable: false } });
+    expect(aiModelOutput(output)).toEqual({
+      type: "error-text",
+      value:
+        'the tool "erase" is no longer offered by its server (its tool list changed), so it was not called; ' +
+        "do not call it again: continue with the tools offered now",
+    });
+    expect(catalog.calls).toEqual([]);
+    // A tool still listed is called as before.
+    await snapshot.plain!.execute!({}, { toolCallId: "d", messages: [] });
+    expect(catalog.calls).toEqual(["plain"]);
+  });
+
+  it("current() lists again a server that does not announce its changes, each time", async () => {
+    const { catalog, client } = await connectCatalog({ announces: false });
+    using set = await aiToolSet(client);
+    expect(catalog.lists()).toBe(1);
+    await catalog.addTool("quiet");
+    expect(Object.keys(await set.current())).toContain("quiet");
+    expect(catalog.lists()).toBe(2);
+    await set.current();
+    expect(catalog.lists()).toBe(3);
+  });
+
+  it("current() on a server that announces changes lists nothing when nothing changed", async () => {
+    const { catalog, client } = await connectCatalog();
+    using set = await aiToolSet(client);
+    await set.current();
+    await set.current();
+    expect(catalog.lists()).toBe(1);
+  });
+});
+
+describe("mcpwire/ai: the tools' hints", () => {
+  it("travel in metadata as the server gave them, never a default", async () => {
+    const { client } = await connectCatalog();
+    const tools = await aiTools(client);
+    expect(tools.lookup!.metadata).toEqual({ mcpServer: "catalog", mcpTool: "lookup", readOnlyHint: true });
+    expect(tools.append!.metadata).toEqual({ mcpServer: "catalog", mcpTool: "append", readOnlyHint: false, destructiveHint: false });
+    expect(tools.erase!.metadata).toEqual({ mcpServer: "catalog", mcpTool: "erase", destructiveHint: true, openWorldHint: false });
+    expect(tools.plain!.metadata).toEqual({ mcpServer: "catalog", mcpTool: "plain" });
+  });
+
+  it.each([
+    [undefined, []],
+    [false, []],
+    [true, ["lookup", "append", "erase", "plain", "add_tool", "remove_tool"]],
+    // A tool that says nothing may destroy (the spec's defaults: readOnlyHint false, destructiveHint true).
+    ["destructive", ["erase", "plain", "add_tool", "remove_tool"]],
+    ["not-read-only", ["append", "erase", "plain", "add_tool", "remove_tool"]],
+  ] as const)("needsApproval %j asks approval for %j", async (needsApproval, approved) => {
+    const { client } = await connectCatalog();
+    const tools = await aiTools(client, { needsApproval });
+    expect(Object.keys(tools).filter((name) => tools[name]!.needsApproval === true)).toEqual(approved);
+  });
+
+  it("needsApproval as a function of the listed tool", async () => {
+    const { client } = await connectCatalog();
+    const tools = await aiTools(client, { needsApproval: (tool) => tool.tool.name === "lookup" });
+    expect(Object.keys(tools).filter((name) => tools[name]!.needsApproval === true)).toEqual(["lookup"]);
+  });
+
+  it("refuses a policy it does not know, naming the allowed ones", async () => {
+    const { client } = await connectCatalog();
+    await expect(aiTools(client, { needsApproval: "sometimes" as "destructive" })).rejects.toThrow(
+      'options: "needsApproval" must be true, false, "destructive", "not-read-only" or a function of the tool, got "sometimes"',
+    );
+  });
+
+  it("a tool that needs approval does not run until the application approves it", async () => {
+    const { catalog, client } = await connectCatalog();
+    const tools = await aiTools(client, { needsApproval: "destructive" });
+    const model = new MockLanguageModelV3({ doGenerate: [callsTool("erase", {}), says("Erased.")] });
+    const asked = await generateText({ model, tools, prompt: "Erase it all.", stopWhen: stepCountIs(5) });
+    const request = asked.content.find((part) => part.type === "tool-approval-request");
+    expect(request).toMatchObject({ toolCall: { toolName: "erase" } });
+    expect(catalog.calls).toEqual([]);
+
+    const approved = await generateText({
+      model,
+      tools,
+      messages: [
+        { role: "user", content: "Erase it all." },
+        ...asked.response.messages,
+        { role: "tool", content: [{ type: "tool-approval-response", approvalId: request!.approvalId, approved: true }] },
+      ],
+      stopWhen: stepCountIs(5),
+    });
+    expect(catalog.calls).toEqual(["erase"]);
+    expect(approved.text).toBe("Erased.");
   });
 });

@@ -3,15 +3,16 @@
  * invoked the way agents invoke them (with a tool call), and driven by a tool-calling loop over a
  * scripted chat model (the one part that cannot run here), against a real MCP server in this process.
  */
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpClient } from "../../src/index.js";
-import { langchainTools } from "../../src/langchain.js";
-import { agentServerTransport, PIXEL_PNG } from "./agent-server.js";
+import { McpClient, MemoryTransport } from "../../src/index.js";
+import { langchainTools, langchainToolSet } from "../../src/langchain.js";
+import { agentServerTransport, createCatalogServer, PIXEL_PNG } from "./agent-server.js";
 
 /** A chat model that answers from a script: each turn is an AIMessage (text, or tool calls). */
 class ScriptedChatModel extends BaseChatModel {
@@ -178,5 +179,91 @@ describe("mcpwire/langchain: MCP tools as LangChain tools", () => {
     expect(search.metadata).toEqual({ mcpServer: "city-library", mcpTool: "search" });
     const message = (await search.invoke(toolCall("city-library__search", { query: "dune" }))) as ToolMessage;
     expect(message).toMatchObject({ status: "success", name: "city-library__search" });
+  });
+});
+
+async function connectCatalog() {
+  const catalog = createCatalogServer();
+  const client = await McpClient.connect(new MemoryTransport(catalog.server, "catalog"));
+  clients.push(client);
+  return { catalog, client };
+}
+
+describe("mcpwire/langchain: langchainToolSet follows notifications/tools/list_changed", () => {
+  it("gives a new array with the tools the server added and without those it removed, and says when", async () => {
+    const { catalog, client } = await connectCatalog();
+    using set = await langchainToolSet(client);
+    const first = set.tools;
+    expect(first.map((tool) => tool.name)).toEqual(["lookup", "append", "erase", "plain", "add_tool", "remove_tool"]);
+    const changed = new Promise<void>((resolve) => set.onChange(resolve));
+    const heardBoth = new Promise<void>((resolve) => {
+      let left = 2;
+      client.onToolsListChanged(() => --left === 0 && resolve());
+    });
+    await catalog.addTool("shelve");
+    await catalog.removeTool("erase");
+    await Promise.all([changed, heardBoth]);
+    const now = await set.current();
+    expect(now).toBe(set.tools);
+    expect(now.map((tool) => tool.name)).toEqual(["lookup", "append", "plain", "add_tool", "remove_tool", "shelve"]);
+    // The array given before is left as it was: a model bound to it is rebound from the new one.
+    expect(first.map((tool) => tool.name)).toContain("erase");
+
+    const model = new ScriptedChatModel([new AIMessage({ content: "", tool_calls: [toolCall("shelve", {})] }), new AIMessage("Shelved.")]);
+    const messages = await agentLoop(model, now, "Shelve it.");
+    expect(messages[2]).toMatchObject({ content: "shelve", status: "success" });
+    expect(catalog.calls).toEqual(["shelve"]);
+  });
+
+  it("a tool from before the change, invoked after it, is not sent: an error ToolMessage says it is gone", async () => {
+    const { catalog, client } = await connectCatalog();
+    using set = await langchainToolSet(client);
+    const erase = set.tools.find((tool) => tool.name === "erase")!;
+    const changed = new Promise<void>((resolve) => set.onChange(resolve));
+    await catalog.removeTool("erase");
+    await changed;
+    const message = (await erase.invoke(toolCall("erase", {}))) as ToolMessage;
+    expect(message).toMatchObject({
+      status: "error",
+      content: expect.stringContaining('the tool "erase" is no longer offered by its server (its tool list changed), so it was not called'),
+      artifact: { failure: { kind: "REMOVED", retryable: false } },
+    });
+    expect(catalog.calls).toEqual([]);
+  });
+
+  it("close() stops following: the tools stay as they were", async () => {
+    const { catalog, client } = await connectCatalog();
+    const set = await langchainToolSet(client);
+    set.close();
+    set.close();
+    await catalog.addTool("late");
+    // The client heard of it (and would list again); the closed set did not.
+    await client.listTools();
+    expect((await set.current()).map((tool) => tool.name)).not.toContain("late");
+  });
+});
+
+describe("mcpwire/langchain: the tools' hints", () => {
+  it("refuses needsApproval, which only the AI SDK applies, and says where the hints are", async () => {
+    const { client } = await connectCatalog();
+    const options = { needsApproval: "destructive" } as never;
+    await expect(langchainTools(client, options)).rejects.toThrow('"needsApproval" applies to the AI SDK\'s tools (mcpwire/ai)');
+    await expect(langchainToolSet(client, options)).rejects.toThrow("read the hints from tool.metadata");
+  });
+
+  it("travel in metadata, which LangChain hands to the tool's callbacks", async () => {
+    const { client } = await connectCatalog();
+    const tools = await langchainTools(client);
+    const byName = (name: string) => tools.find((tool) => tool.name === name)!;
+    expect(byName("lookup").metadata).toEqual({ mcpServer: "catalog", mcpTool: "lookup", readOnlyHint: true });
+    expect(byName("erase").metadata).toEqual({ mcpServer: "catalog", mcpTool: "erase", destructiveHint: true, openWorldHint: false });
+    expect(byName("plain").metadata).toEqual({ mcpServer: "catalog", mcpTool: "plain" });
+
+    const seen: Record<string, unknown>[] = [];
+    const handler = BaseCallbackHandler.fromMethods({
+      handleToolStart: (_tool, _input, _runId, _parentRunId, _tags, metadata) => void seen.push(metadata ?? {}),
+    });
+    await byName("erase").invoke(toolCall("erase", {}), { callbacks: [handler] });
+    expect(seen).toEqual([expect.objectContaining({ mcpTool: "erase", destructiveHint: true })]);
   });
 });

@@ -33,6 +33,11 @@ describe("parseCommandLine", () => {
     expect(command(["ping", "srv", "--env-allow", "HOME,LANG", "--env-allow", "TZ"]).options.envAllow).toEqual(["HOME", "LANG", "TZ"]);
   });
 
+  it("checks output unless --no-validate-output is given", () => {
+    expect(command(["call", "srv", "echo"]).options.validateOutput).toBe(true);
+    expect(command(["call", "srv", "echo", "--no-validate-output"]).options.validateOutput).toBe(false);
+  });
+
   it("answers --help and --version before anything else", () => {
     expect(parseCommandLine(["--help"])).toEqual({ kind: "help" });
     expect(parseCommandLine(["tools", "-h"])).toEqual({ kind: "help" });

@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
-import { CONTRACT_SERVER, EVERYTHING_SERVER, NEVER_ANSWERS_SERVER, runBin } from "./helpers.js";
+import { CONTRACT_SERVER, EVERYTHING_SERVER, FIXTURES, NEVER_ANSWERS_SERVER, commandLine, runBin } from "./helpers.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -111,6 +111,35 @@ describe("mcpwire over stdio: commands", () => {
   });
 });
 
+describe("mcpwire call: checked structured output", () => {
+  // Its tool `mismatching` declares an outputSchema of string items and returns ["a", 7].
+  const OUTPUT_SCHEMA_SERVER = commandLine(process.execPath, "--import", "tsx", `${FIXTURES}output-schema-server.ts`, "stdio");
+
+  it("fails with the protocol code when structuredContent does not match the tool's outputSchema, naming the flag", async () => {
+    const { code, stdout, stderr } = await runBin(["call", OUTPUT_SCHEMA_SERVER, "mismatching"]);
+    expect(code).toBe(ExitCode.PROTOCOL);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(`callTool "mismatching" returned structuredContent that does not match the tool's outputSchema at /items/1 (keyword type)`);
+    expect(stderr).toContain("; --no-validate-output prints the result unchecked");
+    expect(stderr.split("\n")).toHaveLength(2);
+  });
+
+  it("--no-validate-output prints the result as the server sent it", async () => {
+    const human = await runBin(["call", OUTPUT_SCHEMA_SERVER, "mismatching", "--no-validate-output"]);
+    expect(human).toMatchObject({ code: ExitCode.OK, stderr: "" });
+    expect(human.stdout).toContain('"items": [\n    "a",\n    7\n  ]');
+    const json = await runBin(["call", OUTPUT_SCHEMA_SERVER, "mismatching", "--json", "--no-validate-output"]);
+    expect(json.code).toBe(ExitCode.OK);
+    expect(JSON.parse(json.stdout)).toMatchObject({ structuredContent: { count: 2, items: ["a", 7] } });
+  });
+
+  it("checks a result that matches, and passes it", async () => {
+    const { code, stdout, stderr } = await runBin(["call", OUTPUT_SCHEMA_SERVER, "matching", "--json"]);
+    expect({ code, stderr }).toEqual({ code: ExitCode.OK, stderr: "" });
+    expect(JSON.parse(stdout)).toMatchObject({ structuredContent: { count: 2, items: ["a", "b"] } });
+  });
+});
+
 describe("mcpwire: usage", () => {
   it.each([
     [[]],
@@ -132,6 +161,7 @@ describe("mcpwire: usage", () => {
     expect(help.code).toBe(ExitCode.OK);
     expect(help.stdout).toMatch(/^Usage: mcpwire <command> <target> \[arguments\] \[options\]$/m);
     expect(help.stdout).toMatch(/Exit codes:/);
+    expect(help.stdout).toMatch(/^ {2}--no-validate-output {2,}print a tool's structured content/m);
     expect(await runBin(["--version"])).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 });

@@ -4,6 +4,9 @@
  * list; a mismatch, or no `structuredContent`, is PROTOCOL of kind `output_schema`.
  */
 import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type * as JsonSchemaValidator from "@cfworker/json-schema";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { aiTools } from "../../src/ai.js";
@@ -152,6 +155,32 @@ describe.each([
     expect(JSON.stringify(output)).toContain("does not match its declared output schema");
     const passed = await (tools.matching!.execute!({}, { toolCallId: "d", messages: [] }) as unknown as Promise<Record<string, unknown>>);
     expect(passed).toMatchObject({ isError: false, structuredContent: { count: 2, items: ["a", "b"] } });
+  });
+});
+
+describe("output schemas across a reconnection", () => {
+  it("forgets them when the client reconnects: the server may have changed while it was away", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcpwire-reconnect-"));
+    try {
+      // Each start of the server is counted in this file; its `versioned` schema requires v<start>.
+      const restarting = `${stdioServer} ${JSON.stringify(join(dir, "starts"))}`;
+      await using client = await connect(restarting, { reconnect: { initialDelayMs: 10 } });
+      expect((await client.callTool("versioned")).structuredContent).toEqual({ v1: true });
+      expect(await listCount(client)).toBe(1);
+      const reconnected = new Promise<void>((resolve) => client.onReconnected(resolve));
+
+      expect(await failure(client.callTool("exit"))).toMatchObject({ reason: "DISCONNECTED" });
+      await reconnected;
+      // The restarted server sent no list_changed; its schema now requires v2. The schema kept from
+      // before the drop would have passed this result.
+      const stale = await failure(client.callTool("versioned"));
+      expect(stale).toMatchObject({ reason: "PROTOCOL", kind: "output_schema" });
+      expect(stale.message).toContain("at the root of structuredContent (keyword required)");
+      // Listed again, once, from the new server.
+      expect(await listCount(client)).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -58,6 +58,35 @@ describe("McpClient with reconnect", () => {
     await client.close();
   });
 
+  it("onReconnected is told before the requests that waited go on; a listener that throws breaks nothing", async () => {
+    const order: string[] = [];
+    const transport = new RecordingTransport({
+      "tools/list": () => {
+        order.push("tools/list");
+        return { tools: [] };
+      },
+    });
+    await using client = await connect(transport, { reconnect: { initialDelayMs: 10 } });
+    client.onReconnected(() => {
+      throw new Error("a listener's own bug");
+    });
+    const stop = client.onReconnected(() => order.push("reconnected"));
+    const told = new Promise<void>((resolve) => client.onReconnected(resolve));
+    transport.disconnect();
+    const waiting = client.listTools();
+    await told;
+    await expect(waiting).resolves.toEqual([]);
+    expect(order).toEqual(["reconnected", "tools/list"]);
+    expect(transport.requests("initialize")).toHaveLength(2);
+
+    // Stopped, it is not told of the next reconnection.
+    stop();
+    const again = new Promise<void>((resolve) => client.onReconnected(resolve));
+    transport.disconnect();
+    await again;
+    expect(order).toEqual(["reconnected", "tools/list"]);
+  });
+
   it("close() during the backoff stops reconnecting", async () => {
     const transport = new RecordingTransport({});
     const client = await connect(transport, { reconnect: { initialDelayMs: 5_000 } });
