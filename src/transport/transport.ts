@@ -5,16 +5,29 @@
  * directions (the server sends requests and notifications too, not only replies), keeps the byte
  * ceiling and the read-stall ceiling at the wire, and reports how it ended exactly once.
  *
- * The contract, which the contract suite (test/contract) checks on every transport:
+ * The contract, which the contract suite (`transportContract` in `mcpwire/testing`) checks on
+ * every transport of this package, and on yours:
  * - `open` resolves with a connection ready to send, or rejects with an `McpTransportError`
  *   (UNAVAILABLE when the peer cannot be reached or started); an aborted `signal` rejects with
- *   `signal.reason` and leaves nothing running.
+ *   `signal.reason` and leaves nothing running. It may be called again for a new connection
+ *   (the client reconnects that way), each connection independent of the others.
  * - `events.message` is called once per message received, in order, never after `events.closed`.
+ *   Text off the wire becomes a message through `parseMessage`, which fails with PROTOCOL.
  * - `events.requestFailed` reports a failure that touches one request only (an HTTP status on its
  *   POST, a stalled read while it waited, a script with no answer); the connection stays usable.
  * - `events.closed` is called exactly once, when the connection ends for any reason: without an
- *   error after `close()`, with an `McpTransportError` otherwise. A failure is never swallowed.
- *   (`common/ending.ts` `closedOnce` keeps the "once" for every connection of this package.)
+ *   error after `close()`, with an `McpTransportError` otherwise (DISCONNECTED when the peer went
+ *   away). A failure is never swallowed. (`common/ending.ts` `closedOnce` keeps the "once" for
+ *   every connection of this package, and the session keeps it for any transport.)
+ * - `maxMessageBytes` (in `open`'s `limits`): a message to send that is larger fails its `send`
+ *   with LIMIT before anything is written (`checkOutgoingSize`); a message received that is
+ *   larger fails with LIMIT (`messageTooLarge`) as soon as the count passes the ceiling, without
+ *   holding the rest: the connection ends with it on a wire that is one stream of messages, only
+ *   that request's exchange fails on a wire with a stream per request.
+ * - `readTimeoutMs` (in `limits`): while a request waits for its answer, a silence of the peer
+ *   longer than that fails the request with TIMEOUT and `timeoutMs` through
+ *   `events.requestFailed` (`ReadStallWatch` does it: tell it what is sent, received and
+ *   abandoned). The other two ceilings, `maxInFlight` and `timeoutMs`, are the session's.
  * - `send` resolves once the message is handed to the wire (respecting backpressure) and rejects
  *   with an `McpTransportError` when it cannot be: LIMIT past `maxMessageBytes`, DISCONNECTED on a
  *   closed connection. It never waits forever.
@@ -25,6 +38,13 @@
  *   may be resumed. A transport reads what applies to its wire; none knows the protocol's eras.
  * - `close()` is idempotent, may be called at any time (even during `send`), and resolves only
  *   when everything the connection started is released (child exited, sockets closed).
+ *
+ * Stability: these interfaces are public, and a transport written outside mcpwire keeps working
+ * across minor versions. Within a major version they only gain optional members: new fields of
+ * what mcpwire hands a transport (`OpenOptions`, `SendContext`, `WireRules`, optional
+ * `ConnectionEvents` methods such as `waitingForUser`), which a transport may ignore, and new
+ * optional members a transport may implement. Nothing a transport must do is added, and nothing
+ * here is removed or changes meaning, before a major version.
  */
 import type { McpTransportError } from "../errors.js";
 import type { JsonRpcMessage, RequestId } from "../protocol/jsonrpc.js";
