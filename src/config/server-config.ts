@@ -191,11 +191,12 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   const input = value as Record<string, unknown>;
   const factory = registeredTransport(input.transport);
   if (factory) return parseRegisteredConfig(input, factory, where, fail);
+  // Before the keys: those of a transport not (yet) registered are not the problem.
+  if (!isBuiltInTransport(input.transport)) fail(unknownTransport(input.transport));
   for (const key of Object.keys(input)) {
     if (!ALL_KEYS.includes(key)) fail(`unknown key "${key}"${didYouMean(key, ALL_KEYS)}; allowed keys: ${ALL_KEYS.join(", ")}`);
   }
   const config = commonKeys(input, where, fail);
-  if (!isBuiltInTransport(input.transport)) fail(unknownTransport(input.transport));
   const transport = input.transport as TransportName;
   const foreign = Object.keys(input).filter((key) => input[key] !== undefined && !serverTakesKey(transport, key));
   if (foreign.length > 0) fail(foreignKeys(transport, foreign));
