@@ -60,9 +60,13 @@ export interface ConnectionEnding {
   signal?: string | null;
 }
 
+/** What a connection tells the session; the session gives these to `open`. */
 export interface ConnectionEvents {
+  /** One message received, whole and parsed, in order; never after `closed`. */
   message(message: JsonRpcMessage): void;
+  /** A failure of request `id` alone (its read stalled, its exchange failed); the connection stays open. */
   requestFailed(id: RequestId, error: McpTransportError): void;
+  /** The connection ended: exactly once, without an error after `close()`, with one otherwise. */
   closed(ending: ConnectionEnding): void;
   /**
    * The connection waits for the user (a login in the browser) before it can send: the session's
@@ -111,7 +115,12 @@ export interface WireRules {
   acceptsBatches?: boolean;
 }
 
+/** One open connection, as `McpTransport.open` resolves it. */
 export interface McpConnection {
+  /**
+   * Hands one message to the wire: resolves once it is written (backpressure respected); rejects
+   * with LIMIT past `maxMessageBytes` before writing anything, DISCONNECTED once closed. Never hangs.
+   */
   send(message: JsonRpcMessage, context?: SendContext): Promise<void>;
   /** The session stopped waiting for request `id`: its exchange is stopped, and it is no longer outstanding. */
   abandon(id: RequestId): void;
@@ -120,6 +129,10 @@ export interface McpConnection {
    * request sent with `closeCancels` is cancelled by abandoning it.
    */
   readonly closesRequestStreams?: boolean;
+  /**
+   * Ends the connection (then `events.closed` without an error): idempotent, callable at any time,
+   * resolved once everything the connection started is released.
+   */
   close(): Promise<void>;
   /**
    * Headers and metadata the protocol layer told the transport to send (HTTP only: the
@@ -135,11 +148,17 @@ export interface McpConnection {
   readonly kind?: string;
 }
 
+/**
+ * A wire to one server: it opens connections (see this module's comment for the whole contract,
+ * and `transportContract` in `mcpwire/testing` for the suite that checks it). Public and stable:
+ * a transport written outside mcpwire keeps working across minor versions.
+ */
 export interface McpTransport {
   /** A short stable name of the kind of wire: "stdio", "streamable-http", "memory", ... */
   readonly kind: string;
   /** Says which server this reaches, for error messages: "stdio: uvx handbook-mcp". */
   readonly description: string;
+  /** Opens a new connection: ready to send, or an `McpTransportError` (UNAVAILABLE when the peer cannot be reached). */
   open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection>;
   /**
    * The protocol era of the server behind this transport, when the transport knows it (a scripted
