@@ -142,7 +142,6 @@ const AUTH_KEYS: Record<(typeof AUTH_TYPES)[number], { keys: readonly string[]; 
 /** The keys of a browser login's block. */
 export const OAUTH_SETTING_NAMES = AUTH_KEYS.oauth.keys;
 
-
 /** The keys each transport's declaration takes besides the common ones, in the order the README lists them. */
 export const SERVER_KEYS_BY_TRANSPORT = {
   stdio: ["command", "args", "env", "envAllow", "cwd", "nonProtocolLines", "stderrTailLines", "stderrTailBytes", "stdinCloseGraceMs", "terminateGraceMs"],
@@ -190,7 +189,7 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`expected an object, got ${describeValue(value)}`);
   const input = value as Record<string, unknown>;
   const factory = registeredTransport(input.transport);
-  if (factory) return parseRegisteredConfig(input, factory, where, fail);
+  if (factory) return readRegisteredConfig(input, factory, where).config;
   // Before the keys: those of a transport not (yet) registered are not the problem.
   if (!isBuiltInTransport(input.transport)) fail(unknownTransport(input.transport));
   for (const key of Object.keys(input)) {
@@ -272,11 +271,23 @@ function commonKeys(input: Record<string, unknown>, where: string, fail: (what: 
   return config;
 }
 
+/** A declaration of a registered transport, read: the declaration, and its factory's options and context. */
+export interface RegisteredRead {
+  /** The common keys checked, and the factory's own keys as they were given. */
+  config: McpServerConfig;
+  /** What the factory's `parse` made of its keys, for `create`. */
+  options: object;
+  context: TransportFactoryContext;
+}
+
 /**
- * A declaration of a registered transport: the common keys checked here, its own keys (only
- * those its factory lists) checked by the factory's `parse`, and kept as they were given.
+ * A declaration of a registered transport: the keys its factory does not list refused, the
+ * common keys checked here, its own keys checked by the factory's `parse`.
  */
-function parseRegisteredConfig(input: Record<string, unknown>, factory: TransportFactory<object>, where: string, fail: (what: string) => never): McpServerConfig {
+export function readRegisteredConfig(input: Record<string, unknown>, factory: TransportFactory<object>, where: string): RegisteredRead {
+  const fail = (what: string): never => {
+    throw new ConfigError(`${where}: ${what}`);
+  };
   const transport = input.transport as string;
   for (const key of Object.keys(input)) {
     if (input[key] === undefined || serverTakesKey(transport, key)) continue;
@@ -284,20 +295,11 @@ function parseRegisteredConfig(input: Record<string, unknown>, factory: Transpor
     const known = ALL_KEYS.includes(key) ? `a ${transport} server takes no "${key}"` : `unknown key "${key}"${didYouMean(key, [...COMMON_KEYS, ...factory.keys])}`;
     fail(`${known}; besides name, transport and the four ceilings, the ${transport} transport (registered) takes ${takes}`);
   }
-  const config = commonKeys(input, where, fail);
-  const own = registeredKeys(input, factory);
-  parseRegisteredKeys(factory, own, { name: config.name!, where });
-  return { ...config, ...own } as McpServerConfig;
-}
-
-/** The keys of `declaration` that its registered transport's factory takes, as given. */
-export function registeredKeys(declaration: object, factory: TransportFactory<object>): Record<string, unknown> {
+  const common = commonKeys(input, where, fail);
   const own: Record<string, unknown> = {};
-  for (const key of factory.keys) {
-    const value = (declaration as Record<string, unknown>)[key];
-    if (value !== undefined) own[key] = value;
-  }
-  return own;
+  for (const key of factory.keys) if (input[key] !== undefined) own[key] = input[key];
+  const { options, context } = parseRegisteredKeys(factory, own, { name: common.name!, where });
+  return { config: { ...common, ...own } as McpServerConfig, options, context };
 }
 
 /**
@@ -305,7 +307,7 @@ export function registeredKeys(declaration: object, factory: TransportFactory<ob
  * the factory's own making (not through `fail`) is reported as a ConfigError naming the
  * declaration, with the original as its cause.
  */
-export function parseRegisteredKeys(
+function parseRegisteredKeys(
   factory: TransportFactory<object>,
   own: Record<string, unknown>,
   declaration: { name: string; where: string },

@@ -16,7 +16,7 @@ import { isMcpTransport, type McpTransport } from "../transport/transport.js";
 import { WebSocketTransport } from "../transport/websocket/websocket.js";
 import { describeValue } from "../util/whole-number.js";
 import { isBuiltInTransport, type TransportName } from "./builtin-names.js";
-import { ConfigError, parseRegisteredKeys, registeredKeys, type McpServerConfig } from "./server-config.js";
+import { ConfigError, readRegisteredConfig, type McpServerConfig } from "./server-config.js";
 import { registeredTransport, unknownTransport } from "./transport-registry.js";
 import { declaredAuth } from "./declared-auth.js";
 import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
@@ -61,7 +61,8 @@ function buildRegistered(config: McpServerConfig, options: TransportOptions, whe
   if (!factory) throw new ConfigError(`${where}: ${unknownTransport(config.transport)}`);
   const description = `the ${config.transport} transport (registered) of server "${config.name}"`;
   checkTransportOptions(options, { transport: config.transport, description, registered: true }, where, otherNames);
-  const { options: parsed, context } = parseRegisteredKeys(factory, registeredKeys(config, factory), { name: config.name, where });
+  // Read again: a declaration given to transportFor() directly has not been read yet.
+  const { options: parsed, context } = readRegisteredConfig(config as unknown as Record<string, unknown>, factory, where);
   const transport: unknown = factory.create(parsed, context);
   if (!isMcpTransport(transport)) {
     throw new TypeError(`${where}: the factory of the ${config.transport} transport returned ${describeValue(transport)}, not an McpTransport (an object with kind, description and open)`);

@@ -196,6 +196,14 @@ describe("a declaration naming a registered transport", () => {
     expect(transport.description).toBe("memory: SHELF");
   });
 
+  it("given to transportFor() unread, is read there first: a misspelt key is refused, not ignored", () => {
+    register("in-memory");
+    expect(() => transportFor({ name: "handbook", transport: "in-memory", label: "x", retires: 2 } as never)).toThrow(
+      'transportFor(): server "handbook": unknown key "retires" (did you mean "retries"?)',
+    );
+    expect(() => transportFor({ name: "handbook", transport: "in-memory", label: "x", timeoutMs: -5 } as never)).toThrow('"timeoutMs" must be a whole number');
+  });
+
   it("refuses transport options beside it, and a factory that does not return a transport", () => {
     register("in-memory");
     const declaration = { name: "handbook", transport: "in-memory", label: "x" };
