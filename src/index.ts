@@ -5,7 +5,17 @@
 export { connect, resolveTarget, type ConnectTarget, type ConnectOptions } from "./connect.js";
 export { transportFor, type TransportExtras } from "./config/transport-for.js";
 export { TRANSPORT_OPTION_NAMES, type TransportOptions } from "./config/transport-options.js";
-export { parseServerConfig, ConfigError, TRANSPORT_NAMES, type McpServerConfig, type TransportName, type RedirectPolicy, type OAuthSettings } from "./config/server-config.js";
+export {
+  parseServerConfig,
+  ConfigError,
+  TRANSPORT_NAMES,
+  type McpServerConfig,
+  type RegisteredServerConfig,
+  type TransportName,
+  type RedirectPolicy,
+  type OAuthSettings,
+} from "./config/server-config.js";
+export { registerTransport, type TransportFactory, type TransportFactoryContext, type TransportRegistration } from "./config/transport-registry.js";
 export { readServersFile, parseServersFile, type ServersFile } from "./config/mcp-servers-file.js";
 export { loadServerConfig, loadServersFile, type LoadOptions } from "./config/load.js";
 export { configFileCandidates } from "./config/locations.js";
@@ -67,8 +77,12 @@ export {
   type ConnectionEvents,
   type ConnectionEnding,
   type OpenOptions,
+  type SendContext,
+  type WireRules,
 } from "./transport/transport.js";
-export { DEFAULT_LIMITS, resolveLimits, type Limits } from "./transport/limits.js";
+export { DEFAULT_LIMITS, resolveLimits, checkOutgoingSize, messageTooLarge, type Limits } from "./transport/limits.js";
+export { ReadStallWatch } from "./transport/common/read-stall.js";
+export { parseMessage } from "./protocol/jsonrpc.js";
 export {
   StdioTransport,
   DEFAULT_ENV_ALLOW_POSIX,

@@ -6,6 +6,7 @@
  * is the string as written. Quote a value to keep it a string: `zip='"02134"'`.
  * `prompt`: `key=value` pairs; prompt arguments are always strings.
  */
+import { jsonOrText } from "../util/json-or-text.js";
 import { UsageError } from "./usage.js";
 
 export function parseToolArguments(operands: readonly string[]): Record<string, unknown> {
@@ -17,7 +18,7 @@ export function parseToolArguments(operands: readonly string[]): Record<string, 
     }
     return parseJsonObject(first);
   }
-  return parsePairs(operands, "call", (value) => jsonOrString(value));
+  return parsePairs(operands, "call", (value) => jsonOrText(value));
 }
 
 export function parsePromptArguments(operands: readonly string[]): Record<string, string> {
@@ -53,19 +54,4 @@ function parsePairs<T>(operands: readonly string[], command: string, convert: (v
     Object.defineProperty(result, key, { value: convert(operand.slice(equals + 1)), enumerable: true, writable: true, configurable: true });
   }
   return result;
-}
-
-/** A JSON number, boolean, null, object, array or quoted string; otherwise the text itself. */
-function jsonOrString(value: string): unknown {
-  const text = value.trim();
-  if (text === "") return value;
-  const looksJson = /^[-\d[{"]/.test(text) || text === "true" || text === "false" || text === "null";
-  if (!looksJson) return value;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    // "1e999" parses as Infinity, which JSON cannot carry: keep what was written.
-    return typeof parsed === "number" && !Number.isFinite(parsed) ? value : parsed;
-  } catch {
-    return value;
-  }
 }

@@ -9,7 +9,7 @@
  * | --- | --- |
  * | `URL` | Reach the server at this endpoint (drops any command); the transport follows the URL unless `TRANSPORT` is set |
  * | `COMMAND` | Run this command line (split like a shell, run without one; drops any URL) |
- * | `TRANSPORT` | `stdio`, `http`, `sse` or `websocket` |
+ * | `TRANSPORT` | `stdio`, `http`, `sse`, `websocket`, or a transport given to `registerTransport` |
  * | `HEADERS` | A JSON object of headers, merged over the file's (the environment wins per header) |
  * | `AUTH` | A JSON object: the server's whole `auth` block (a browser login, `client_credentials`, `workload_identity`, `enterprise_managed`), replacing the file's |
  * | `MAX_MESSAGE_BYTES`, `READ_TIMEOUT_MS`, `MAX_IN_FLIGHT`, `TIMEOUT_MS` | The four ceilings |
@@ -17,10 +17,17 @@
  * | `REDIRECT`, `FALLBACK`, `LISTEN` (`true` or `false`) | the HTTP options |
  * | `KEEPALIVE_INTERVAL_MS`, `KEEPALIVE_TIMEOUT_MS`, `UPGRADE_TIMEOUT_MS`, `CLOSE_TIMEOUT_MS` | the WebSocket options |
  *
- * When the environment changes the server's transport, the file's keys that the new transport
- * does not take are dropped with it; every value is then checked as the file's are.
+ * | each key of a registered transport (`path`: `PATH`, `connectTimeoutMs`: `CONNECT_TIMEOUT_MS`) | that key, read as JSON when it parses (a number, true, an object...) and as text otherwise; its factory checks it |
+ *
+ * A registered transport's key is read from its own variable even when a built-in field has the
+ * same name (`URL` for a key `url`): that variable then sets the key and leaves the server on
+ * its transport. When the environment changes the server's transport, the file's keys that the
+ * new transport does not take are dropped with it; every value is then checked as the file's are.
  */
-import { ConfigError, TRANSPORT_NAMES, serverTakesKey, type TransportName } from "./server-config.js";
+import { jsonOrText } from "../util/json-or-text.js";
+import { isBuiltInTransport } from "./builtin-names.js";
+import { ConfigError, serverTakesKey } from "./server-config.js";
+import { registeredTransport, unknownTransport } from "./transport-registry.js";
 import { splitCommandLine } from "./shell-words.js";
 import { transportForUrl } from "./url-kind.js";
 
@@ -82,43 +89,61 @@ export function applyEnvOverrides(
   if (url !== undefined && command !== undefined) {
     throw new ConfigError(`${prefix}URL and ${prefix}COMMAND are both set; a server is reached one way: unset one`);
   }
-  if (url !== undefined) {
+  const transport = read("TRANSPORT");
+  if (transport !== undefined && !isBuiltInTransport(transport) && !registeredTransport(transport)) {
+    throw new ConfigError(`${where("TRANSPORT")}: ${unknownTransport(transport)}`);
+  }
+  // A registered transport that takes `url` (or `command`) reads that variable as its own key,
+  // and the server stays on it.
+  const claimed = ownVariables(transport ?? declaration.transport);
+  if (url !== undefined && !claimed.has("URL")) {
     delete result.command;
     delete result.args;
     result.url = url;
     result.transport = transportForUrl(url);
   }
-  if (command !== undefined) {
+  if (command !== undefined && !claimed.has("COMMAND")) {
     delete result.url;
     const [program, ...args] = splitCommandLine(command);
     result.command = program;
     result.args = args;
     result.transport = "stdio";
   }
-  const transport = read("TRANSPORT");
-  if (transport !== undefined) {
-    if (!TRANSPORT_NAMES.includes(transport as TransportName)) {
-      throw new ConfigError(`${where("TRANSPORT")} must be one of ${TRANSPORT_NAMES.join(", ")}, got ${JSON.stringify(transport)}`);
-    }
-    result.transport = transport;
-  }
-  const headers = read("HEADERS");
+  if (transport !== undefined) result.transport = transport;
+  const own = ownVariables(result.transport);
+  const headers = own.has("HEADERS") ? undefined : read("HEADERS");
   if (headers !== undefined) {
     const parsed = jsonObject(headers, where("HEADERS"), '{"Authorization":"Bearer ..."}');
     result.headers = { ...(result.headers as Record<string, string> | undefined), ...(parsed as Record<string, string>) };
   }
-  const auth = read("AUTH");
+  const auth = own.has("AUTH") ? undefined : read("AUTH");
   // The whole block: the environment says how this server authorizes, not a part of it.
   if (auth !== undefined) result.auth = jsonObject(auth, where("AUTH"), '{"type":"workload_identity","assertion":{"file":"/var/run/secrets/mcp/token"}}');
-  if (result.transport !== declaration.transport && TRANSPORT_NAMES.includes(result.transport as TransportName)) {
+  if (result.transport !== declaration.transport) {
     // The file's options of the old transport do not follow the server to the new one.
-    for (const key of Object.keys(result)) if (!serverTakesKey(result.transport as TransportName, key)) delete result[key];
+    for (const key of Object.keys(result)) if (!serverTakesKey(result.transport as string, key)) delete result[key];
   }
   for (const [field, key, kind] of FIELDS) {
-    const value = read(field);
+    const value = own.has(field) ? undefined : read(field);
     if (value !== undefined) setField(result, key, parseField(value, kind, where(field)));
   }
+  // A registered transport's own keys: JSON or text, checked by its factory as a file's are.
+  for (const [field, key] of own) {
+    const value = read(field);
+    if (value !== undefined) result[key] = jsonOrText(value);
+  }
   return result;
+}
+
+/** The variables of a registered transport's own keys, by field (`connectTimeoutMs`: `CONNECT_TIMEOUT_MS`); none for a built-in one. */
+function ownVariables(transport: unknown): Map<string, string> {
+  const keys = registeredTransport(transport)?.keys ?? [];
+  return new Map(keys.map((key) => [envFieldFor(key), key]));
+}
+
+/** A declaration key as the suffix of its variable: `connectTimeoutMs` is `CONNECT_TIMEOUT_MS`. */
+export function envFieldFor(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 }
 
 /** A variable's JSON object; the messages never show the value, which may hold a secret. */

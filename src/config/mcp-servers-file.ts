@@ -3,7 +3,8 @@
  *
  * - `{ "mcpServers": { name: { command, args, env } | { url, headers } } }` (desktop hosts,
  *   Cursor, Claude Code's `.mcp.json`);
- * - `{ "servers": { name: { type: "stdio" | "http" | "sse", ... } } }` (the editor variant).
+ * - `{ "servers": { name: { type: "stdio" | "http" | "sse", ... } } }` (the editor variant);
+ * - a transport given to `registerTransport`, named by `"transport"` or `"type"`, with its own keys.
  *
  * `${env:NAME}` and `${NAME}` in strings are expanded from the environment. Keys the hosts use for
  * their own bookkeeping (`disabled`, `autoApprove`, `alwaysAllow`, `description`) are accepted;
@@ -12,7 +13,9 @@
 import { readFile } from "node:fs/promises";
 import { describeValue } from "../util/whole-number.js";
 import { expandDeep } from "./expand.js";
-import { ConfigError, parseServerConfig, type McpServerConfig, type TransportName } from "./server-config.js";
+import { HOST_KEYS, TRANSPORT_TYPE_ALIASES } from "./builtin-names.js";
+import { ConfigError, parseServerConfig, type McpServerConfig } from "./server-config.js";
+import { registeredTransport } from "./transport-registry.js";
 import { transportForUrl } from "./url-kind.js";
 
 export interface ServersFile {
@@ -24,18 +27,6 @@ export interface ServersFile {
   disabled: string[];
 }
 
-/** Keys that hosts keep in an entry for themselves; accepted, and not passed on. */
-const HOST_KEYS = new Set(["disabled", "autoApprove", "alwaysAllow", "description"]);
-
-const TYPE_ALIASES: Record<string, TransportName> = {
-  stdio: "stdio",
-  http: "http",
-  "streamable-http": "http",
-  streamableHttp: "http",
-  sse: "sse",
-  ws: "websocket",
-  websocket: "websocket",
-};
 
 export async function readServersFile(path: string, env: Record<string, string | undefined> = process.env): Promise<ServersFile> {
   let text: string;
@@ -99,9 +90,11 @@ export function fromFileEntry(
   const expanded = expandDeep(declaration, env, where) as Record<string, unknown>;
   if (expanded.transport === undefined) {
     if (type !== undefined) {
-      const transport = typeof type === "string" ? TYPE_ALIASES[type] : undefined;
+      // A built-in transport by any of its names, or a registered one by its own.
+      const transport =
+        typeof type !== "string" ? undefined : Object.hasOwn(TRANSPORT_TYPE_ALIASES, type) ? TRANSPORT_TYPE_ALIASES[type] : registeredTransport(type) ? type : undefined;
       if (!transport) {
-        throw new ConfigError(`${where}: "type" must be one of ${Object.keys(TYPE_ALIASES).join(", ")}, got ${describeValue(type)}`);
+        throw new ConfigError(`${where}: "type" must be one of ${Object.keys(TRANSPORT_TYPE_ALIASES).join(", ")}, or a transport given to registerTransport, got ${describeValue(type)}`);
       }
       expanded.transport = transport;
     } else if (typeof expanded.url === "string") {

@@ -14,17 +14,22 @@ import { LIMIT_NAMES, checkLimit, type Limits } from "../transport/limits.js";
 import type { NonProtocolLines } from "../transport/stdio/stdio.js";
 import { didYouMean } from "../util/option-names.js";
 import { checkWholeNumber, describeValue } from "../util/whole-number.js";
+import { COMMON_KEYS, TRANSPORT_NAMES, isBuiltInTransport, type TransportName } from "./builtin-names.js";
+import { registeredTransport, unknownTransport, type TransportFactory, type TransportFactoryContext } from "./transport-registry.js";
 
-export const TRANSPORT_NAMES = ["stdio", "http", "sse", "websocket"] as const;
-export type TransportName = (typeof TRANSPORT_NAMES)[number];
+export { TRANSPORT_NAMES, type TransportName };
 
 export type RedirectPolicy = "same-origin" | "none";
 
 export interface McpServerConfig extends Partial<Limits> {
   /** How the server is named in files, environment overrides and messages. */
   name: string;
-  /** `stdio` (a child process), `http` (Streamable HTTP), `sse` (legacy HTTP+SSE) or `websocket`. */
-  transport: TransportName;
+  /**
+   * `stdio` (a child process), `http` (Streamable HTTP), `sse` (legacy HTTP+SSE), `websocket`, or
+   * the name of a transport given to `registerTransport` (its keys are then the factory's: type
+   * such a declaration as `RegisteredServerConfig<Keys>`).
+   */
+  transport: TransportName | (string & {});
   /** stdio: the program to run (no shell). */
   command?: string;
   /** stdio: its arguments. */
@@ -137,8 +142,6 @@ const AUTH_KEYS: Record<(typeof AUTH_TYPES)[number], { keys: readonly string[]; 
 /** The keys of a browser login's block. */
 export const OAUTH_SETTING_NAMES = AUTH_KEYS.oauth.keys;
 
-const COMMON_KEYS = ["name", "transport", ...LIMIT_NAMES] as const;
-
 /** The keys each transport's declaration takes besides the common ones, in the order the README lists them. */
 export const SERVER_KEYS_BY_TRANSPORT = {
   stdio: ["command", "args", "env", "envAllow", "cwd", "nonProtocolLines", "stderrTailLines", "stderrTailBytes", "stdinCloseGraceMs", "terminateGraceMs"],
@@ -149,10 +152,18 @@ export const SERVER_KEYS_BY_TRANSPORT = {
 
 const ALL_KEYS: readonly string[] = [...new Set<string>([...COMMON_KEYS, ...Object.values(SERVER_KEYS_BY_TRANSPORT).flat()])];
 
-/** Whether a declaration of `transport` takes `key`. */
-export function serverTakesKey(transport: TransportName, key: string): boolean {
-  return (COMMON_KEYS as readonly string[]).includes(key) || (SERVER_KEYS_BY_TRANSPORT[transport] as readonly string[]).includes(key);
+/** Whether a declaration of `transport` (built in or registered) takes `key`. */
+export function serverTakesKey(transport: string, key: string): boolean {
+  if (COMMON_KEYS.includes(key)) return true;
+  if (isBuiltInTransport(transport)) return (SERVER_KEYS_BY_TRANSPORT[transport] as readonly string[]).includes(key);
+  return registeredTransport(transport)?.keys.includes(key) ?? false;
 }
+
+/**
+ * A declaration of a transport given to `registerTransport`: `name`, `transport`, the four
+ * ceilings, and the keys its factory takes (`Keys`, for your own types).
+ */
+export type RegisteredServerConfig<Keys extends object = Record<never, never>> = { name: string; transport: string } & Partial<Limits> & Keys;
 
 const URL_SCHEMES: Record<Exclude<TransportName, "stdio">, readonly string[]> = {
   http: ["http:", "https:"],
@@ -177,23 +188,17 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   };
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`expected an object, got ${describeValue(value)}`);
   const input = value as Record<string, unknown>;
+  const factory = registeredTransport(input.transport);
+  if (factory) return readRegisteredConfig(input, factory, where).config;
+  // Before the keys: those of a transport not (yet) registered are not the problem.
+  if (!isBuiltInTransport(input.transport)) fail(unknownTransport(input.transport));
   for (const key of Object.keys(input)) {
     if (!ALL_KEYS.includes(key)) fail(`unknown key "${key}"${didYouMean(key, ALL_KEYS)}; allowed keys: ${ALL_KEYS.join(", ")}`);
   }
-  const config: Partial<McpServerConfig> = {};
-  if (typeof input.name !== "string" || input.name.trim() === "") fail(`"name" must be a non-empty string, got ${describeValue(input.name)}`);
-  config.name = input.name as string;
-  if (!TRANSPORT_NAMES.includes(input.transport as TransportName)) {
-    fail(`"transport" must be one of ${TRANSPORT_NAMES.join(", ")}, got ${describeValue(input.transport)}`);
-  }
+  const config = commonKeys(input, where, fail);
   const transport = input.transport as TransportName;
-  config.transport = transport;
   const foreign = Object.keys(input).filter((key) => input[key] !== undefined && !serverTakesKey(transport, key));
   if (foreign.length > 0) fail(foreignKeys(transport, foreign));
-
-  for (const limit of LIMIT_NAMES) {
-    if (input[limit] !== undefined) config[limit] = checkLimit(limit, input[limit], where);
-  }
   const whole = (key: keyof McpServerConfig & string, min: number): void => {
     if (input[key] !== undefined) (config as Record<string, unknown>)[key] = checkWholeNumber(input[key], key, where, { min });
   };
@@ -252,6 +257,80 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
     }
   }
   return config as McpServerConfig;
+}
+
+/** `name`, `transport` and the four ceilings, checked: what every declaration has. */
+function commonKeys(input: Record<string, unknown>, where: string, fail: (what: string) => never): Partial<McpServerConfig> {
+  const config: Partial<McpServerConfig> = {};
+  if (typeof input.name !== "string" || input.name.trim() === "") fail(`"name" must be a non-empty string, got ${describeValue(input.name)}`);
+  config.name = input.name as string;
+  config.transport = input.transport as string;
+  for (const limit of LIMIT_NAMES) {
+    if (input[limit] !== undefined) config[limit] = checkLimit(limit, input[limit], where);
+  }
+  return config;
+}
+
+/** A declaration of a registered transport, read: the declaration, and its factory's options and context. */
+export interface RegisteredRead {
+  /** The common keys checked, and the factory's own keys as they were given. */
+  config: McpServerConfig;
+  /** What the factory's `parse` made of its keys, for `create`. */
+  options: object;
+  context: TransportFactoryContext;
+}
+
+/**
+ * A declaration of a registered transport: the keys its factory does not list refused, the
+ * common keys checked here, its own keys checked by the factory's `parse`.
+ */
+export function readRegisteredConfig(input: Record<string, unknown>, factory: TransportFactory<object>, where: string): RegisteredRead {
+  const fail = (what: string): never => {
+    throw new ConfigError(`${where}: ${what}`);
+  };
+  const transport = input.transport as string;
+  for (const key of Object.keys(input)) {
+    if (input[key] === undefined || serverTakesKey(transport, key)) continue;
+    const takes = factory.keys.length > 0 ? factory.keys.join(", ") : "none of its own";
+    const known = ALL_KEYS.includes(key) ? `a ${transport} server takes no "${key}"` : `unknown key "${key}"${didYouMean(key, [...COMMON_KEYS, ...factory.keys])}`;
+    fail(`${known}; besides name, transport and the four ceilings, the ${transport} transport (registered) takes ${takes}`);
+  }
+  const common = commonKeys(input, where, fail);
+  const own: Record<string, unknown> = {};
+  for (const key of factory.keys) if (input[key] !== undefined) own[key] = input[key];
+  const { options, context } = parseRegisteredKeys(factory, own, { name: common.name!, where });
+  return { config: { ...common, ...own } as McpServerConfig, options, context };
+}
+
+/**
+ * The factory's reading of a declaration's own keys, with the context it is given. A failure of
+ * the factory's own making (not through `fail`) is reported as a ConfigError naming the
+ * declaration, with the original as its cause.
+ */
+function parseRegisteredKeys(
+  factory: TransportFactory<object>,
+  own: Record<string, unknown>,
+  declaration: { name: string; where: string },
+): { options: object; context: TransportFactoryContext } {
+  const context: TransportFactoryContext = {
+    name: declaration.name,
+    where: declaration.where,
+    fail: (problem: string): never => {
+      throw new ConfigError(`${declaration.where}: ${problem}`);
+    },
+  };
+  if (!factory.parse) return { options: own, context };
+  let options: unknown;
+  try {
+    options = factory.parse(Object.freeze({ ...own }), context);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${declaration.where}: the transport's factory refused the declaration (${(error as Error)?.message ?? String(error)})`, { cause: error });
+  }
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError(`${declaration.where}: the transport's factory parse returned ${describeValue(options)}; it must return the options object create takes`);
+  }
+  return { options, context };
 }
 
 function parseAuthSettings(value: unknown, fail: (what: string) => never): AuthSettings {

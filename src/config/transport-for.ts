@@ -12,9 +12,12 @@ import { HttpTransport } from "../transport/http/http-fallback.js";
 import { SseTransport } from "../transport/http/sse.js";
 import { StdioTransport } from "../transport/stdio/stdio.js";
 import { StreamableHttpTransport } from "../transport/http/streamable-http.js";
-import type { McpTransport } from "../transport/transport.js";
+import { isMcpTransport, type McpTransport } from "../transport/transport.js";
 import { WebSocketTransport } from "../transport/websocket/websocket.js";
-import type { McpServerConfig } from "./server-config.js";
+import { describeValue } from "../util/whole-number.js";
+import { isBuiltInTransport, type TransportName } from "./builtin-names.js";
+import { ConfigError, readRegisteredConfig, type McpServerConfig } from "./server-config.js";
+import { registeredTransport, unknownTransport } from "./transport-registry.js";
 import { declaredAuth } from "./declared-auth.js";
 import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
 
@@ -30,6 +33,7 @@ export function transportFor(config: McpServerConfig, options: TransportOptions 
  * same options object themselves (`otherNames`, offered in "did you mean").
  */
 export function buildTransport(config: McpServerConfig, options: TransportOptions, where: string, otherNames: readonly string[] = []): McpTransport {
+  if (!isBuiltInTransport(config.transport)) return buildRegistered(config, options, where, otherNames);
   checkTransportOptions(options, { transport: config.transport, description: describeConfig(config) }, where, otherNames);
   const settings = settingsFor(config, options);
   switch (config.transport) {
@@ -47,12 +51,31 @@ export function buildTransport(config: McpServerConfig, options: TransportOption
   }
 }
 
+/**
+ * A registered transport, built by its factory from the declaration's own keys. Options beside
+ * the declaration are refused: such a transport's keys are in the declaration.
+ */
+function buildRegistered(config: McpServerConfig, options: TransportOptions, where: string, otherNames: readonly string[]): McpTransport {
+  const factory = registeredTransport(config.transport);
+  // Unregistered since the declaration was read.
+  if (!factory) throw new ConfigError(`${where}: ${unknownTransport(config.transport)}`);
+  const description = `the ${config.transport} transport (registered) of server "${config.name}"`;
+  checkTransportOptions(options, { transport: config.transport, description, registered: true }, where, otherNames);
+  // Read again: a declaration given to transportFor() directly has not been read yet.
+  const { options: parsed, context } = readRegisteredConfig(config as unknown as Record<string, unknown>, factory, where);
+  const transport: unknown = factory.create(parsed, context);
+  if (!isMcpTransport(transport)) {
+    throw new TypeError(`${where}: the factory of the ${config.transport} transport returned ${describeValue(transport)}, not an McpTransport (an object with kind, description and open)`);
+  }
+  return transport;
+}
+
 /** The transport's options: each from the call if given there, else from the declaration. */
 function settingsFor(config: McpServerConfig, options: TransportOptions): TransportOptions {
   const declared = config as unknown as Record<string, unknown>;
   const given = options as Record<string, unknown>;
   const settings: Record<string, unknown> = {};
-  for (const name of TRANSPORT_OPTION_NAMES[config.transport]) {
+  for (const name of TRANSPORT_OPTION_NAMES[config.transport as TransportName]) {
     const value = given[name] ?? declared[name];
     if (value !== undefined) settings[name] = value;
   }

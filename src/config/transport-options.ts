@@ -10,7 +10,7 @@ import { STDIO_OPTION_NAMES, type StdioTransportOptions } from "../transport/std
 import { STREAMABLE_HTTP_OPTION_NAMES, type StreamableHttpOptions } from "../transport/http/streamable-http.js";
 import { WEBSOCKET_OPTION_NAMES, type WebSocketOptions } from "../transport/websocket/websocket.js";
 import { didYouMean } from "../util/option-names.js";
-import type { TransportName } from "./server-config.js";
+import type { TransportName } from "./builtin-names.js";
 
 /** Options of every transport, each read only by the transports that take it (see `TRANSPORT_OPTION_NAMES`). */
 export interface TransportOptions
@@ -45,6 +45,8 @@ export interface ResolvedKind {
   description: string;
   /** A transport object already built: it takes no options here, whatever its kind. */
   readyMade?: boolean;
+  /** A transport given to `registerTransport`: its keys are in the declaration, never options here. */
+  registered?: boolean;
 }
 
 /**
@@ -69,7 +71,9 @@ function why(key: string, resolved: ResolvedKind, takes: readonly string[], othe
   const taken =
     takes.length > 0
       ? `the ${resolved.transport} transport takes ${takes.join(", ")}`
-      : "a transport given ready-made takes no transport options here: give them to its constructor";
+      : resolved.registered
+        ? `a registered transport takes no transport options here: its keys belong in the declaration`
+        : "a transport given ready-made takes no transport options here: give them to its constructor";
   const client = otherNames.length > 0 ? `; every target also takes ${otherNames.join(", ")}` : "";
   if (ALL_TRANSPORT_OPTION_NAMES.includes(key)) {
     const owners = Object.entries(TRANSPORT_OPTION_NAMES)

@@ -116,7 +116,11 @@ export function toMessage(value: unknown): JsonRpcMessage {
   throw protocolError("neither a method, a result nor an error");
 }
 
-/** Parses the text of one message. */
+/**
+ * Parses the text of one message, as a transport reads it off its wire: the message typed, or an
+ * `McpTransportError` with reason PROTOCOL saying what was wrong (not JSON, not JSON-RPC 2.0, a
+ * batch), never with the text itself in the message.
+ */
 export function parseMessage(text: string): JsonRpcMessage {
   return toMessage(parseJson(text));
 }

@@ -5,16 +5,29 @@
  * directions (the server sends requests and notifications too, not only replies), keeps the byte
  * ceiling and the read-stall ceiling at the wire, and reports how it ended exactly once.
  *
- * The contract, which the contract suite (test/contract) checks on every transport:
+ * The contract, which the contract suite (`transportContract` in `mcpwire/testing`) checks on
+ * every transport of this package, and on yours:
  * - `open` resolves with a connection ready to send, or rejects with an `McpTransportError`
  *   (UNAVAILABLE when the peer cannot be reached or started); an aborted `signal` rejects with
- *   `signal.reason` and leaves nothing running.
+ *   `signal.reason` and leaves nothing running. It may be called again for a new connection
+ *   (the client reconnects that way), each connection independent of the others.
  * - `events.message` is called once per message received, in order, never after `events.closed`.
+ *   Text off the wire becomes a message through `parseMessage`, which fails with PROTOCOL.
  * - `events.requestFailed` reports a failure that touches one request only (an HTTP status on its
  *   POST, a stalled read while it waited, a script with no answer); the connection stays usable.
  * - `events.closed` is called exactly once, when the connection ends for any reason: without an
- *   error after `close()`, with an `McpTransportError` otherwise. A failure is never swallowed.
- *   (`common/ending.ts` `closedOnce` keeps the "once" for every connection of this package.)
+ *   error after `close()`, with an `McpTransportError` otherwise (DISCONNECTED when the peer went
+ *   away). A failure is never swallowed. (`common/ending.ts` `closedOnce` keeps the "once" for
+ *   every connection of this package, and the session keeps it for any transport.)
+ * - `maxMessageBytes` (in `open`'s `limits`): a message to send that is larger fails its `send`
+ *   with LIMIT before anything is written (`checkOutgoingSize`); a message received that is
+ *   larger fails with LIMIT (`messageTooLarge`) as soon as the count passes the ceiling, without
+ *   holding the rest: the connection ends with it on a wire that is one stream of messages, only
+ *   that request's exchange fails on a wire with a stream per request.
+ * - `readTimeoutMs` (in `limits`): while a request waits for its answer, a silence of the peer
+ *   longer than that fails the request with TIMEOUT and `timeoutMs` through
+ *   `events.requestFailed` (`ReadStallWatch` does it: tell it what is sent, received and
+ *   abandoned). The other two ceilings, `maxInFlight` and `timeoutMs`, are the session's.
  * - `send` resolves once the message is handed to the wire (respecting backpressure) and rejects
  *   with an `McpTransportError` when it cannot be: LIMIT past `maxMessageBytes`, DISCONNECTED on a
  *   closed connection. It never waits forever.
@@ -25,6 +38,13 @@
  *   may be resumed. A transport reads what applies to its wire; none knows the protocol's eras.
  * - `close()` is idempotent, may be called at any time (even during `send`), and resolves only
  *   when everything the connection started is released (child exited, sockets closed).
+ *
+ * Stability: these interfaces are public, and a transport written outside mcpwire keeps working
+ * across minor versions. Within a major version they only gain optional members: new fields of
+ * what mcpwire hands a transport (`OpenOptions`, `SendContext`, `WireRules`, optional
+ * `ConnectionEvents` methods such as `waitingForUser`), which a transport may ignore, and new
+ * optional members a transport may implement. Nothing a transport must do is added, and nothing
+ * here is removed or changes meaning, before a major version.
  */
 import type { McpTransportError } from "../errors.js";
 import type { JsonRpcMessage, RequestId } from "../protocol/jsonrpc.js";
@@ -40,9 +60,13 @@ export interface ConnectionEnding {
   signal?: string | null;
 }
 
+/** What a connection tells the session; the session gives these to `open`. */
 export interface ConnectionEvents {
+  /** One message received, whole and parsed, in order; never after `closed`. */
   message(message: JsonRpcMessage): void;
+  /** A failure of request `id` alone (its read stalled, its exchange failed); the connection stays open. */
   requestFailed(id: RequestId, error: McpTransportError): void;
+  /** The connection ended: exactly once, without an error after `close()`, with one otherwise. */
   closed(ending: ConnectionEnding): void;
   /**
    * The connection waits for the user (a login in the browser) before it can send: the session's
@@ -91,7 +115,12 @@ export interface WireRules {
   acceptsBatches?: boolean;
 }
 
+/** One open connection, as `McpTransport.open` resolves it. */
 export interface McpConnection {
+  /**
+   * Hands one message to the wire: resolves once it is written (backpressure respected); rejects
+   * with LIMIT past `maxMessageBytes` before writing anything, DISCONNECTED once closed. Never hangs.
+   */
   send(message: JsonRpcMessage, context?: SendContext): Promise<void>;
   /** The session stopped waiting for request `id`: its exchange is stopped, and it is no longer outstanding. */
   abandon(id: RequestId): void;
@@ -100,6 +129,10 @@ export interface McpConnection {
    * request sent with `closeCancels` is cancelled by abandoning it.
    */
   readonly closesRequestStreams?: boolean;
+  /**
+   * Ends the connection (then `events.closed` without an error): idempotent, callable at any time,
+   * resolved once everything the connection started is released.
+   */
   close(): Promise<void>;
   /**
    * Headers and metadata the protocol layer told the transport to send (HTTP only: the
@@ -115,11 +148,17 @@ export interface McpConnection {
   readonly kind?: string;
 }
 
+/**
+ * A wire to one server: it opens connections (see this module's comment for the whole contract,
+ * and `transportContract` in `mcpwire/testing` for the suite that checks it). Public and stable:
+ * a transport written outside mcpwire keeps working across minor versions.
+ */
 export interface McpTransport {
   /** A short stable name of the kind of wire: "stdio", "streamable-http", "memory", ... */
   readonly kind: string;
   /** Says which server this reaches, for error messages: "stdio: uvx handbook-mcp". */
   readonly description: string;
+  /** Opens a new connection: ready to send, or an `McpTransportError` (UNAVAILABLE when the peer cannot be reached). */
   open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection>;
   /**
    * The protocol era of the server behind this transport, when the transport knows it (a scripted
