@@ -14,6 +14,7 @@ import { loadSchemas } from "../protocol/schema-registry.js";
 import { TransportSession, type RequestOptions } from "../session/session.js";
 import type { ConnectionEnding } from "../transport/transport.js";
 import { abortReason, delay, raceAbort } from "../util/abort.js";
+import { deadlineAfterLogins } from "../util/user-waits.js";
 import { checkWholeNumber } from "../util/whole-number.js";
 import type { ClientOptions } from "./client-options.js";
 import type { EraName, ProtocolEra } from "./era.js";
@@ -89,16 +90,14 @@ export class ServerConnection {
   async open(): Promise<void> {
     const first = this.current;
     const timeoutMs = first.limits.timeoutMs;
-    // The whole opening within timeoutMs; while a login waits for a person, the count starts
-    // again (the session's own deadlines stand still then too).
+    // The whole opening within timeoutMs; a login waiting for a person stops the count, and the
+    // work after it gets the whole of timeoutMs again (the session's own deadlines stand still).
     const deadline = new AbortController();
-    let timer: NodeJS.Timeout;
-    const expire = () => {
-      const waiting = this.current.waitingForUser || [...this.negotiating].some((session) => session.waitingForUser);
-      if (waiting) timer = setTimeout(expire, timeoutMs);
-      else deadline.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
-    };
-    timer = setTimeout(expire, timeoutMs);
+    const timer = deadlineAfterLogins(
+      timeoutMs,
+      (ms) => Math.max(...[this.current, ...this.negotiating].map((session) => session.loginPostponement(ms))),
+      () => deadline.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+    );
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline.signal]) : deadline.signal;
     try {
       await loadSchemas();
@@ -115,7 +114,7 @@ export class ServerConnection {
       if (signal.aborted) throw abortReason(signal);
       throw error;
     } finally {
-      clearTimeout(timer);
+      timer.clear();
       this.negotiating.clear();
     }
     this.watchEnd(this.current);

@@ -27,6 +27,7 @@ import { MAX_TIMER_MS, checkWholeNumber } from "../util/whole-number.js";
 import { copyWith } from "../util/hot-path.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, SendContext, WireRules } from "../transport/transport.js";
 import { Deadlines, monotonicNow, type Deadline } from "../collections/deadlines.js";
+import { UserWaits } from "../util/user-waits.js";
 import { SignalWatch } from "./signal-watch.js";
 import { InFlightSlots, type SlotWaiter } from "./slots.js";
 
@@ -156,7 +157,7 @@ export class TransportSession {
   private revision: string | undefined;
   private readonly signals = new SignalWatch<PendingRequest>((request, signal) => this.abandon(request, abortReason(signal)));
   /** Logins waiting for a person on this connection. */
-  private userWaits = 0;
+  private readonly userWaits = new UserWaits();
   /** Every request's end-to-end deadline, on one timer. */
   private readonly deadlines = new Deadlines<PendingRequest>((request) => this.onDeadline(request));
   private ending: ConnectionEnding | undefined;
@@ -399,12 +400,17 @@ export class TransportSession {
 
   /** Whether a login waits for a person on this connection (see `ConnectionEvents.waitingForUser`). */
   get waitingForUser(): boolean {
-    return this.userWaits > 0;
+    return this.userWaits.waiting;
+  }
+
+  /** For a deadline of `ms` of the opening that is due now: how much longer a login makes it wait. */
+  loginPostponement(ms: number): number {
+    return this.userWaits.postponement(ms);
   }
 
   /** A login in the browser: no deadline runs while a person is at it (see `ConnectionEvents.waitingForUser`). */
   private onWaitingForUser(waiting: boolean): void {
-    this.userWaits = Math.max(0, this.userWaits + (waiting ? 1 : -1));
+    this.userWaits.change(waiting);
     if (waiting) {
       this.deadlines.pause();
       return;

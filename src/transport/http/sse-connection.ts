@@ -18,6 +18,7 @@ import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
 import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { abortReason } from "../../util/abort.js";
+import { UserWaits, deadlineAfterLogins } from "../../util/user-waits.js";
 import { disconnected } from "./disconnected.js";
 import { JSON_MEDIA_TYPE, SSE_MEDIA_TYPE, checkContentType, statusFailure } from "./endpoint-policy.js";
 import type { HttpAccess } from "./auth-provider.js";
@@ -56,7 +57,7 @@ export class SseConnection implements McpConnection {
   /** What the auth provider, if any, is lent for its own requests. */
   private readonly access: HttpAccess;
   /** Logins waiting for a person (see `HttpAccess.waitingForUser`): the deadlines here wait too. */
-  private userWaits = 0;
+  private readonly userWaits = new UserWaits();
 
   constructor(
     private readonly url: URL,
@@ -68,7 +69,7 @@ export class SseConnection implements McpConnection {
     this.events = closedOnce(events);
     this.access = { server: url, client, maxBytes: limits.maxMessageBytes, readTimeoutMs: limits.readTimeoutMs, redirect: options.redirect,
       waitingForUser: (waiting) => {
-        this.userWaits += waiting ? 1 : -1;
+        this.userWaits.change(waiting);
         this.events.waitingForUser?.(waiting);
       },
     };
@@ -170,17 +171,11 @@ export class SseConnection implements McpConnection {
   }
 
   /**
-   * `timeoutMs` from now, `onExpire`; while a login waits for a person the count starts again,
-   * so that the person's pace does not count against it (the session's deadlines stand still).
+   * `timeoutMs` from now, `onExpire`; a login waiting for a person stops the count, and the work
+   * after it gets the whole of `timeoutMs` again (the session's deadlines stand still).
    */
   private deadline(onExpire: () => void): { clear(): void } {
-    let timer: NodeJS.Timeout;
-    const fire = () => {
-      if (this.userWaits > 0) timer = setTimeout(fire, this.limits.timeoutMs);
-      else onExpire();
-    };
-    timer = setTimeout(fire, this.limits.timeoutMs);
-    return { clear: () => clearTimeout(timer) };
+    return deadlineAfterLogins(this.limits.timeoutMs, (ms) => this.userWaits.postponement(ms), onExpire);
   }
 
   /** Stops sending the request if its POST is still on its way; the server has not been told. */
