@@ -5,8 +5,7 @@
  * something nobody will answer. Parameters from the server are checked before a handler sees
  * them (-32602 otherwise), and a handler's answer is checked before the server sees it.
  */
-import type { z } from "zod";
-import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS } from "../protocol/jsonrpc.js";
+import { JSONRPC_INTERNAL_ERROR } from "../protocol/jsonrpc.js";
 import { Method } from "../protocol/methods.js";
 import { schemas } from "../protocol/schema-registry.js";
 import type {
@@ -16,8 +15,11 @@ import type {
   ElicitResult,
   Root,
 } from "../protocol/schemas.js";
-import type { HandlerError, ServerRequestContext, TransportSession } from "../session/session.js";
-import { applyElicitationDefaults } from "./elicitation-defaults.js";
+import type { ServerRequestContext, TransportSession } from "../session/session.js";
+import { elicitationAnswerer, elicitationCapability, type ElicitationHandlers } from "./elicitation.js";
+import type { ElicitationCompletions } from "./elicitation-completions.js";
+import { handlerError } from "./handler-checks.js";
+import { samplingAnswerer, samplingCapability, type SamplingHandlers } from "./sampling.js";
 
 export interface SamplingRequest {
   params: CreateMessageParams;
@@ -39,10 +41,18 @@ export type ElicitationHandler = (request: ElicitationRequest) => ElicitResult |
 export type RootsHandler = (request: RootsRequest) => Root[] | Promise<Root[]>;
 
 export interface ClientHandlers {
-  /** Answers `sampling/createMessage`; declares the `sampling` capability. */
-  sampling?: SamplingHandler;
-  /** Answers `elicitation/create`; declares the `elicitation` capability (form mode). */
-  elicitation?: ElicitationHandler;
+  /**
+   * Answers `sampling/createMessage`; declares the `sampling` capability. The object form
+   * `{ createMessage, tools: true }` declares `sampling.tools` too: the handler runs the model
+   * with the tools a request offers.
+   */
+  sampling?: SamplingHandler | SamplingHandlers;
+  /**
+   * Answers `elicitation/create`. A function answers form mode and declares `elicitation.form`;
+   * `{ form, url }` gives a handler per mode, and each one given declares its mode. The `url`
+   * handler also runs the elicitations a -32042 error asks for, before the request is sent again.
+   */
+  elicitation?: ElicitationHandler | ElicitationHandlers;
   /** Answers `roots/list` (a function, or a fixed list); declares `roots` with `listChanged`. */
   roots?: RootsHandler | Root[];
 }
@@ -52,8 +62,8 @@ export type ClientCapabilities = Record<string, unknown>;
 /** The capabilities that follow from the handlers, with the user's own declarations on top. */
 export function capabilitiesFor(handlers: ClientHandlers, extra: ClientCapabilities = {}): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
-  if (handlers.sampling) capabilities.sampling = {};
-  if (handlers.elicitation) capabilities.elicitation = { form: {} };
+  if (handlers.sampling) capabilities.sampling = samplingCapability(handlers.sampling);
+  if (handlers.elicitation) capabilities.elicitation = elicitationCapability(handlers.elicitation);
   if (handlers.roots) capabilities.roots = { listChanged: true };
   for (const [key, value] of Object.entries(extra)) {
     const mine = capabilities[key];
@@ -67,6 +77,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** What the answers of one client share: the completions of its URL elicitations. */
+export interface HandlerContext {
+  completions?: ElicitationCompletions;
+}
+
 /**
  * The function that answers server-to-client requests of `method` with the user's handler, its
  * parameters and result checked; undefined when no handler answers that method. The legacy era
@@ -75,19 +90,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function handlerFor(
   handlers: ClientHandlers,
   method: string,
+  context: HandlerContext = {},
 ): ((context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>>) | undefined {
   const { sampling, elicitation, roots } = handlers;
-  if (method === Method.samplingCreateMessage && sampling) {
-    return checked(() => schemas().CreateMessageParamsSchema, () => schemas().CreateMessageResultSchema, "sampling", (params, signal) =>
-      sampling({ params, signal }),
-    );
-  }
-  if (method === Method.elicitationCreate && elicitation) {
-    return checked(() => schemas().ElicitParamsSchema, () => schemas().ElicitResultSchema, "elicitation", async (params, signal) => {
-      const result = await elicitation({ params, signal });
-      return params.mode === "url" ? result : applyElicitationDefaults(params, result);
-    });
-  }
+  if (method === Method.samplingCreateMessage && sampling) return samplingAnswerer(sampling);
+  if (method === Method.elicitationCreate && elicitation) return elicitationAnswerer(elicitation, context.completions);
   if (method === Method.rootsList && roots) {
     const list = typeof roots === "function" ? roots : () => roots;
     return async ({ signal }) => {
@@ -99,29 +106,14 @@ export function handlerFor(
   return undefined;
 }
 
-/** Installs the handlers on a session; a handler left unset keeps its method answered with -32601. */
-export function installHandlers(session: TransportSession, handlers: ClientHandlers): void {
+/**
+ * Installs the handlers on a session; a handler left unset keeps its method answered with -32601.
+ * While an elicitation waits for a person, the session's deadlines stand still, as for a login.
+ */
+export function installHandlers(session: TransportSession, handlers: ClientHandlers, context: HandlerContext = {}): void {
   for (const method of [Method.samplingCreateMessage, Method.elicitationCreate, Method.rootsList]) {
-    const handler = handlerFor(handlers, method);
-    if (handler) session.setRequestHandler(method, handler);
+    const handler = handlerFor(handlers, method, context);
+    if (!handler) continue;
+    session.setRequestHandler(method, method === Method.elicitationCreate ? (request) => session.duringUserInput(() => handler(request)) : handler);
   }
-}
-
-function checked<P extends z.ZodType, R extends z.ZodType>(
-  paramsSchema: () => P,
-  resultSchema: () => R,
-  name: string,
-  handle: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
-): (context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>> {
-  return async ({ params, signal }) => {
-    const input = paramsSchema().safeParse(params);
-    if (!input.success) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
-    const output = resultSchema().safeParse(await handle(input.data, signal));
-    if (!output.success) throw handlerError(JSONRPC_INTERNAL_ERROR, `The client's ${name} handler returned an invalid result`);
-    return output.data as Record<string, unknown>;
-  };
-}
-
-function handlerError(code: number, message: string): HandlerError {
-  return { code, message };
 }

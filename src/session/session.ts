@@ -144,7 +144,7 @@ export class TransportSession {
   /** What every request's SendContext carries for the era (set with the revision). */
   private rules: Pick<SendContext, "closeCancels" | "resumable"> | undefined;
   private readonly signals = new SignalWatch<PendingRequest>((request, signal) => this.abandon(request, abortReason(signal)));
-  /** Logins waiting for a person on this connection. */
+  /** Logins and elicitations waiting for a person on this connection. */
   private userWaits = 0;
   /** Every request's end-to-end deadline, on one timer. */
   private readonly deadlines = new Deadlines<PendingRequest>((request) => this.onDeadline(request));
@@ -383,6 +383,20 @@ export class TransportSession {
   /** Whether a login waits for a person on this connection (see `ConnectionEvents.waitingForUser`). */
   get waitingForUser(): boolean {
     return this.userWaits > 0;
+  }
+
+  /**
+   * Runs `work`, a person answering the server (an elicitation), with this session's deadlines
+   * standing still meanwhile, as they do for a login: the request that led to the question, and
+   * any other, are not failed for the person's pace. The caller's signals still end them.
+   */
+  async duringUserInput<T>(work: () => Promise<T>): Promise<T> {
+    this.onWaitingForUser(true);
+    try {
+      return await work();
+    } finally {
+      this.onWaitingForUser(false);
+    }
   }
 
   /** A login in the browser: no deadline runs while a person is at it (see `ConnectionEvents.waitingForUser`). */
