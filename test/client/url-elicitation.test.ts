@@ -113,21 +113,21 @@ describe.each([
 
   it("on -32042 runs the listed elicitation through the URL handler, then sends the request once more", async () => {
     const seen: UrlElicitationRequest[] = [];
-    let client: McpClient | undefined;
+    const peer: { client?: McpClient } = {};
     await using opened = await open({
       handlers: {
         elicitation: {
           url: async (request) => {
             seen.push(request);
             // The user finishes in the browser; the server says so, and the handler waits for it.
-            await client!.callTool("complete", { elicitationId: request.params.elicitationId });
+            await peer.client!.callTool("complete", { elicitationId: request.params.elicitationId });
             await request.completed;
             return { action: "accept" };
           },
         },
       },
     });
-    client = opened;
+    peer.client = opened;
     const result = await opened.callTool("needs_url");
     expect(textOf(result)).toBe("connected after 2 calls");
     expect(seen).toHaveLength(1);
