@@ -28,6 +28,13 @@ interface Waiting {
 export class ElicitationCompletions {
   private readonly waiting = new Map<string, Waiting>();
   private readonly listeners = new Set<(completion: ElicitationCompletion) => void>();
+  /**
+   * Ids completed before anyone expected them, kept until the current turn of the event loop
+   * ends. A request and its completion read together (one chunk of a pipe) reach the client in
+   * that order, but a handler starts a microtask later than a notification is routed: this puts
+   * them back in the order they came. An id still unknown after that turn is ignored.
+   */
+  private early: Set<string> | undefined;
 
   /**
    * The promise of this elicitation's completion: it resolves on the server's notification, and
@@ -53,9 +60,16 @@ export class ElicitationCompletions {
   /** The params of one `notifications/elicitation/complete` (already checked). */
   notified(elicitationId: string): void {
     const entry = this.waiting.get(elicitationId);
-    if (!entry) return; // unknown, or completed before: ignored
+    if (!entry) {
+      this.noteEarly(elicitationId);
+      return; // unknown, or completed before: ignored
+    }
     this.waiting.delete(elicitationId);
     entry.resolve();
+    this.tell(elicitationId);
+  }
+
+  private tell(elicitationId: string): void {
     for (const listener of this.listeners) {
       try {
         listener({ elicitationId });
@@ -76,9 +90,24 @@ export class ElicitationCompletions {
     this.waiting.clear();
   }
 
+  private noteEarly(elicitationId: string): void {
+    if (!this.early) {
+      const early = new Set<string>();
+      this.early = early;
+      setImmediate(() => {
+        if (this.early === early) this.early = undefined;
+      });
+    }
+    if (this.early.size < MAX_PENDING_COMPLETIONS) this.early.add(elicitationId);
+  }
+
   private entry(elicitationId: string): Waiting {
     const known = this.waiting.get(elicitationId);
     if (known) return known;
+    if (this.early?.delete(elicitationId)) {
+      this.tell(elicitationId);
+      return { promise: Promise.resolve(), resolve: () => {} };
+    }
     if (this.waiting.size >= MAX_PENDING_COMPLETIONS) this.waiting.delete(this.waiting.keys().next().value!);
     let resolve!: () => void;
     const promise = new Promise<void>((settle) => (resolve = settle));

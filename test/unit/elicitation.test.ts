@@ -5,6 +5,7 @@
  * request and in either era; deadlines that stand still while a person answers.
  */
 import { describe, expect, it } from "vitest";
+import { ElicitationCompletions } from "../../src/client/elicitation-completions.js";
 import { checkElicitationUrl } from "../../src/client/elicitation-url.js";
 import { HANDLER_NAMES, RecordingTransport, connect, type ClientHandlers, type UrlElicitationRequest } from "../../src/index.js";
 import { failure } from "../helpers/failure.js";
@@ -110,6 +111,24 @@ describe("the URL of a URL-mode elicitation (Safe URL Handling)", () => {
       error: { code: -32602 },
     });
     expect(called).toBe(0);
+  });
+});
+
+describe("notifications/elicitation/complete", () => {
+  it("an id completed just before it was expected counts within the same turn only; later it is unknown, and ignored", async () => {
+    const completions = new ElicitationCompletions();
+    const told: string[] = [];
+    completions.onComplete(({ elicitationId }) => told.push(elicitationId));
+    // Read in one chunk with the request it completes: routed before the handler started.
+    completions.notified("same-turn");
+    await expect(completions.expect("same-turn", new AbortController().signal)).resolves.toBeUndefined();
+    completions.notified("next-turn");
+    await new Promise((resolve) => setImmediate(resolve));
+    const controller = new AbortController();
+    const later = completions.expect("next-turn", controller.signal);
+    controller.abort(new Error("gave up"));
+    await expect(later).rejects.toThrow("gave up");
+    expect(told).toEqual(["same-turn"]);
   });
 });
 
