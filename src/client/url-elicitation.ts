@@ -72,7 +72,8 @@ async function runRequiredElicitations(error: McpTransportError, context: UrlEli
         `has no handler for URL-mode elicitation: give one as options.handlers.elicitation.url (${where})`,
     );
   }
-  const signal = context.signal ? AbortSignal.any([context.signal, context.closing]) : context.closing;
+  // A signal of this run's own, so that what listens to it goes with the run, not with the client.
+  const signal = AbortSignal.any(context.signal ? [context.signal, context.closing] : [context.closing]);
   // The caller's abort rejects with its reason; the client's close is the connection's end.
   const stopped = () =>
     context.signal?.aborted

@@ -380,7 +380,7 @@ export class TransportSession {
     }
   }
 
-  /** Whether a login waits for a person on this connection (see `ConnectionEvents.waitingForUser`). */
+  /** Whether a login or an elicitation waits for a person on this connection (see `duringUserInput`, `ConnectionEvents.waitingForUser`). */
   get waitingForUser(): boolean {
     return this.userWaits > 0;
   }
