@@ -94,6 +94,47 @@ describe("the URL of a URL-mode elicitation (Safe URL Handling)", () => {
     expect((checked as { url: URL }).url.href).toBe("https://xn--pple-43d.com/login");
   });
 
+  it("answers -32603 when the URL handler answers with content", async () => {
+    const transport = new RecordingTransport({});
+    await using _client = await connect(transport, {
+      handlers: { elicitation: { url: () => ({ action: "accept", content: { secret: "x" } }) as never } },
+    });
+    await expect(transport.request("elicitation/create", url)).rejects.toMatchObject({ error: { code: -32603 } });
+  });
+
+  it("hands the modern era's URL input requests (no elicitationId) to the same handler", async () => {
+    let round = 0;
+    const seen: UrlElicitationRequest[] = [];
+    const transport = new RecordingTransport(
+      {
+        "tools/call": (params) => {
+          if (++round === 1) {
+            return {
+              resultType: "input_required",
+              inputRequests: { pay: { method: "elicitation/create", params: { mode: "url", url: "https://pay.example.com/x", message: "Pay." } } },
+            };
+          }
+          return { content: [{ type: "text", text: JSON.stringify(params.inputResponses) }] };
+        },
+      },
+      { era: "modern" },
+    );
+    await using client = await connect(transport, {
+      handlers: {
+        elicitation: {
+          url: (request) => {
+            seen.push(request);
+            return { action: "accept" };
+          },
+        },
+      },
+    });
+    const result = await client.callTool("checkout");
+    expect(result.content).toEqual([{ type: "text", text: JSON.stringify({ pay: { action: "accept" } }) }]);
+    expect(seen[0]!.params).toEqual({ mode: "url", url: "https://pay.example.com/x", message: "Pay." });
+    expect(seen[0]!.domain).toBe("pay.example.com");
+  });
+
   it("answers -32602 to an elicitation/create whose URL is refused; the handler never sees it", async () => {
     let called = 0;
     const transport = new RecordingTransport({});
