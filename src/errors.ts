@@ -50,7 +50,14 @@ export type McpFailureKind =
    * that does not conform (the message names the tool and the first failing path), or its schema
    * cannot be checked (an unknown dialect, a `$ref` outside the schema: those are never fetched).
    */
-  | "output_schema";
+  | "output_schema"
+  /**
+   * PROTOCOL: the server answered -32042, URL elicitation required, and the request could not be
+   * sent again: no handler answers URL elicitations, the user declined or cancelled one, one could
+   * not be shown (not https, say), or the server asked again after the retry (it is retried once).
+   * The elicitations the server listed are in `serverData`.
+   */
+  | "url_elicitation_required";
 
 export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "server_error",
@@ -60,6 +67,7 @@ export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "content_type",
   "stream_broken",
   "output_schema",
+  "url_elicitation_required",
 ];
 
 /** The step of an OAuth flow that failed (see the README's OAuth section). */

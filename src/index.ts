@@ -46,6 +46,18 @@ export type {
   RootsHandler,
   RootsRequest,
 } from "./client/handlers.js";
+export type {
+  ElicitationHandlers,
+  FormElicitationHandler,
+  FormElicitationRequest,
+  UrlElicitationHandler,
+  UrlElicitationRequest,
+  UrlElicitationResult,
+} from "./client/elicitation.js";
+export { MAX_PENDING_COMPLETIONS, type ElicitationCompletion } from "./client/elicitation-completions.js";
+export type { SamplingHandlers } from "./client/sampling.js";
+export { HANDLER_NAMES } from "./client/handler-options.js";
+export { URL_ELICITATION_REQUIRED } from "./protocol/error-codes.js";
 export { applyElicitationDefaults } from "./client/elicitation-defaults.js";
 export { HANDLER_TASK_LIMITS, type HandlerTaskLimits } from "./client/handler-tasks/task-store.js";
 export { DEFAULT_RECONNECT, type ReconnectOptions } from "./client/reconnect.js";

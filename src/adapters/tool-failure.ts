@@ -98,6 +98,12 @@ function protocolMessage(tool: string, error: McpTransportError): string {
       "do not rely on this answer, and do not retry the same call"
     );
   }
+  if (error.kind === "url_elicitation_required") {
+    return (
+      `the tool ${tool} needs the user to complete a step in the browser first (a URL elicitation), which was not done; ` +
+      "ask the user to complete it, then try again"
+    );
+  }
   if (error.code === JSONRPC_INVALID_PARAMS) {
     return (
       `the server rejected the call to the tool ${tool} as invalid (an unknown tool, or arguments that do not match ` +

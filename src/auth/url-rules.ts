@@ -5,11 +5,7 @@
  * callback on this machine (RFC 8252 §7.3).
  */
 import { McpTransportError } from "../errors.js";
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
-}
+import { isLoopbackHost } from "../util/loopback.js";
 
 /** An authorization-server URL (issuer, endpoint) as a URL, refused unless https or loopback http. */
 export function checkAuthorizationServerUrl(value: string, what: string): URL {

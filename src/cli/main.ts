@@ -30,6 +30,7 @@ const code = await runCli({
   cwd: process.cwd(),
   signal: stop.signal,
   interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+  stdin: process.stdin,
 });
 
 // Exit once the output is written, whatever idle sockets or timers a server left behind.

@@ -16,6 +16,8 @@ import { resolveCliTarget } from "./target.js";
 import { HELP, UsageError } from "./usage.js";
 import { cliOAuth, type CliOAuth } from "./auth/cli-oauth.js";
 import { logout } from "./auth/logout.js";
+import { openBrowser } from "./auth/open-browser.js";
+import { terminalElicitation, type TerminalElicitation } from "./elicitation/terminal-elicitation.js";
 import { defaultTokenDirectory, fileTokenStore } from "../auth/token-store.js";
 import type { McpServerConfig } from "../config/server-config.js";
 import { isBrowserLogin } from "../config/declared-auth.js";
@@ -31,9 +33,14 @@ export interface CliIo {
   cwd: string;
   /** Aborted when the user interrupts (Ctrl-C) or the process is told to stop; its reason says which. */
   signal: AbortSignal;
-  /** A person is at a terminal: a login the server asks for may open the browser. @default false */
+  /**
+   * A person is at a terminal: a login the server asks for may open the browser, and a server
+   * may ask questions (elicitation, answered on `stdin`). @default false
+   */
   interactive?: boolean;
-  /** Opens the browser on a login URL; the platform's opener by default. */
+  /** The terminal's input, read only when a server asks the user something. */
+  stdin?: NodeJS.ReadableStream;
+  /** Opens the browser on a login URL, or a URL a server asks the user to open; the platform's opener by default. */
   openBrowser?: (url: string) => void;
 }
 
@@ -51,6 +58,9 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
   let notAServerNote: string | undefined;
   let client: McpClient | undefined;
   let auth: CliOAuth | undefined;
+  let elicitation: TerminalElicitation | undefined;
+  /** A question is on the terminal: the progress line keeps quiet. */
+  let asking = false;
   const progress = ProgressDisplay.on(io.stderr);
   try {
     const invocation = parseCommandLine(io.argv);
@@ -98,6 +108,21 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
         settings: declared,
       });
     }
+    // A person at the terminal answers the server's questions; elsewhere none is declared, so none is asked.
+    if (io.interactive === true && io.stdin) {
+      elicitation = terminalElicitation({
+        stdin: io.stdin,
+        stderr: io.stderr,
+        server: invocation.target,
+        browser: options.browser,
+        open: io.openBrowser ?? openBrowser,
+        signal: io.signal,
+        onAsking: (now) => {
+          asking = now;
+          if (now) progress?.clear();
+        },
+      });
+    }
     client = await connect(target.config, {
       timeoutMs: options.timeoutMs,
       protocolVersion: options.protocol,
@@ -105,6 +130,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
       headers: Object.keys(options.headers).length > 0 ? options.headers : undefined,
       auth: auth?.provider,
       signal: io.signal,
+      handlers: elicitation ? { elicitation: elicitation.handlers } : undefined,
     });
     setup = false;
     const outcome = await prepareCommand(invocation.command, invocation.operands)({
@@ -117,7 +143,9 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
         io.stdout.write(text);
       },
       signal: io.signal,
-      onProgress: (update) => progress?.update(update),
+      onProgress: (update) => {
+        if (!asking) progress?.update(update);
+      },
     });
     progress?.clear();
     if (outcome.note) io.stderr.write(`mcpwire: ${outcome.note}\n`);
@@ -140,6 +168,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     // Nothing is left running: the child process is stopped, the HTTP session ended.
     await client?.close().catch(() => {});
     await auth?.close();
+    elicitation?.close();
   }
 }
 

@@ -33,7 +33,7 @@ Options:
   --timeout <duration>           deadline for connecting and for each request: 5000, 500ms, 30s, 2m (default 60s)
   --env-allow <NAME,...>         let a server run as a command inherit these variables too (repeatable)
   --protocol <choice>            auto, legacy, modern, or a revision such as 2025-06-18 (default auto)
-  --no-browser                   for a login, print its URL but do not open the browser
+  --no-browser                   for a login, or a URL a server asks you to open: print it, do not open the browser
   --no-validate-output           print a tool's structured content even if it does not match its output schema
   -v, --verbose                  on failure, show the details and the server's stderr
   -h, --help                     show this help
@@ -46,6 +46,9 @@ and the desktop host's claude_desktop_config.json.
 A server reached by URL that asks for a login (OAuth) gets one in the browser when mcpwire runs
 on a terminal; elsewhere, run \`mcpwire login <target>\` first. Tokens are kept, readable by you
 alone, in $XDG_CONFIG_HOME/mcpwire/auth (%APPDATA%\\mcpwire\\auth on Windows).
+
+On a terminal, a server may ask you questions (elicitation): the fields of a form, one by one,
+or a URL to open in your browser (shown in full with its domain, opened only on your Enter).
 
 Exit codes: 0 ok, 1 the tool reported an error, 2 usage, 3 config, 4 unavailable, 5 timeout,
 6 disconnected, 7 protocol, 8 limit, 9 internal error, 130 interrupted.

@@ -31,6 +31,7 @@ import type { ConnectionEnding, McpTransport } from "../transport/transport.js";
 import { TransportSession, type RequestOptions } from "../session/session.js";
 import { checkWholeNumber } from "../util/whole-number.js";
 import { CLIENT_OPTION_NAMES, checkClientOptionNames, type ClientOptions } from "./client-options.js";
+import type { ElicitationCompletion } from "./elicitation-completions.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import { ModernEra } from "./modern-era.js";
 import { OutputSchemas, checkValidateOutput } from "./output-schema.js";
@@ -364,6 +365,16 @@ export class McpClient {
       const parsed = schemas().LoggingMessageParamsSchema.safeParse(params);
       if (parsed.success) listener(parsed.data);
     });
+  }
+
+  /**
+   * `notifications/elicitation/complete` (2025-11-25): the server says the out-of-band part of a
+   * URL elicitation is done. Only elicitations this client handed to its URL handler are told,
+   * each once; a notification naming another id is ignored. The handler itself has the same news
+   * as its request's `completed` promise.
+   */
+  onElicitationComplete(listener: (completion: ElicitationCompletion) => void): () => void {
+    return this.connection.onElicitationComplete(listener);
   }
 
   /** Any progress notification, whether or not a request asked for it with `onProgress`. */

@@ -7,8 +7,7 @@
  * revision 2025-11-25 a server may ask for sampling and elicitation to run as tasks; the same
  * handlers run them (see handler-tasks/).
  */
-import type { z } from "zod";
-import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS } from "../protocol/jsonrpc.js";
+import { JSONRPC_INTERNAL_ERROR } from "../protocol/jsonrpc.js";
 import { Method } from "../protocol/methods.js";
 import { schemas } from "../protocol/schema-registry.js";
 import type {
@@ -18,13 +17,15 @@ import type {
   ElicitResult,
   Root,
 } from "../protocol/schemas.js";
-import type { HandlerError, ServerRequestContext, TransportSession } from "../session/session.js";
+import type { ServerRequestContext, TransportSession } from "../session/session.js";
 import { mergeCapabilities } from "./capability-merge.js";
-import { applyElicitationDefaults } from "./elicitation-defaults.js";
+import { elicitationAnswerer, elicitationCapability, type ElicitationHandlers } from "./elicitation.js";
+import type { ElicitationCompletions } from "./elicitation-completions.js";
 import type { EraName } from "./era.js";
+import { answering, handlerError, type PreparedHandler } from "./handler-checks.js";
 import { TASKABLE_METHODS, handlerTasksCapability } from "./handler-tasks/capability.js";
 import { installHandlerTasks } from "./handler-tasks/install.js";
-import type { PreparedHandler } from "./handler-tasks/run-as-task.js";
+import { samplingAnswerer, samplingCapability, type SamplingHandlers } from "./sampling.js";
 
 export interface SamplingRequest {
   params: CreateMessageParams;
@@ -47,15 +48,19 @@ export type RootsHandler = (request: RootsRequest) => Root[] | Promise<Root[]>;
 
 export interface ClientHandlers {
   /**
-   * Answers `sampling/createMessage`; declares the `sampling` capability, and in the legacy era
-   * `tasks.requests.sampling.createMessage`: a server may ask for it to run as a task.
+   * Answers `sampling/createMessage`; declares the `sampling` capability. The object form
+   * `{ createMessage, tools: true }` declares `sampling.tools` too: the handler runs the model
+   * with the tools a request offers. In the legacy era it declares
+   * `tasks.requests.sampling.createMessage` too: a server may ask for it to run as a task.
    */
-  sampling?: SamplingHandler;
+  sampling?: SamplingHandler | SamplingHandlers;
   /**
-   * Answers `elicitation/create`; declares the `elicitation` capability (form mode), and in the
-   * legacy era `tasks.requests.elicitation.create`: a server may ask for it to run as a task.
+   * Answers `elicitation/create`. A function answers form mode and declares `elicitation.form`;
+   * `{ form, url }` gives a handler per mode, and each one given declares its mode. The `url`
+   * handler also runs the elicitations a -32042 error asks for, before the request is sent again.
+   * In the legacy era it declares `tasks.requests.elicitation.create` too.
    */
-  elicitation?: ElicitationHandler;
+  elicitation?: ElicitationHandler | ElicitationHandlers;
   /** Answers `roots/list` (a function, or a fixed list); declares `roots` with `listChanged`. */
   roots?: RootsHandler | Root[];
 }
@@ -69,12 +74,17 @@ export type ClientCapabilities = Record<string, unknown>;
  */
 export function capabilitiesFor(handlers: ClientHandlers, extra: ClientCapabilities = {}, era: EraName = "legacy"): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
-  if (handlers.sampling) capabilities.sampling = {};
-  if (handlers.elicitation) capabilities.elicitation = { form: {} };
+  if (handlers.sampling) capabilities.sampling = samplingCapability(handlers.sampling);
+  if (handlers.elicitation) capabilities.elicitation = elicitationCapability(handlers.elicitation);
   if (handlers.roots) capabilities.roots = { listChanged: true };
   const tasks = era === "legacy" ? handlerTasksCapability(handlers) : undefined;
   if (tasks) capabilities.tasks = tasks;
   return mergeCapabilities(capabilities, extra);
+}
+
+/** What the answers of one client share: the completions of its URL elicitations. */
+export interface HandlerContext {
+  completions?: ElicitationCompletions;
 }
 
 /**
@@ -85,29 +95,20 @@ export function capabilitiesFor(handlers: ClientHandlers, extra: ClientCapabilit
 export function handlerFor(
   handlers: ClientHandlers,
   method: string,
+  context: HandlerContext = {},
 ): ((context: Pick<ServerRequestContext, "params" | "signal">) => Promise<Record<string, unknown>>) | undefined {
-  const prepare = preparedHandlerFor(handlers, method);
-  if (!prepare) return undefined;
-  return async ({ params, signal }) => prepare(params)(signal);
+  const prepare = preparedHandlerFor(handlers, method, context);
+  return prepare && answering(prepare);
 }
 
 /**
  * The handler of `method` in two steps (see `PreparedHandler`): its parameters checked at once,
  * then its answer produced and checked; a task is made only between the two.
  */
-function preparedHandlerFor(handlers: ClientHandlers, method: string): PreparedHandler | undefined {
+function preparedHandlerFor(handlers: ClientHandlers, method: string, context: HandlerContext): PreparedHandler | undefined {
   const { sampling, elicitation, roots } = handlers;
-  if (method === Method.samplingCreateMessage && sampling) {
-    return checked(() => schemas().CreateMessageParamsSchema, () => schemas().CreateMessageResultSchema, "sampling", (params, signal) =>
-      sampling({ params, signal }),
-    );
-  }
-  if (method === Method.elicitationCreate && elicitation) {
-    return checked(() => schemas().ElicitParamsSchema, () => schemas().ElicitResultSchema, "elicitation", async (params, signal) => {
-      const result = await elicitation({ params, signal });
-      return params.mode === "url" ? result : applyElicitationDefaults(params, result);
-    });
-  }
+  if (method === Method.samplingCreateMessage && sampling) return samplingAnswerer(sampling);
+  if (method === Method.elicitationCreate && elicitation) return elicitationAnswerer(elicitation, context.completions);
   if (method === Method.rootsList && roots) {
     const list = typeof roots === "function" ? roots : () => roots;
     return () => async (signal) => {
@@ -122,36 +123,23 @@ function preparedHandlerFor(handlers: ClientHandlers, method: string): PreparedH
 /**
  * Installs the handlers on a session; a handler left unset keeps its method answered with -32601.
  * Sampling and elicitation go through the session's task store, which runs them as tasks when
- * a server of revision 2025-11-25 asks.
+ * a server of revision 2025-11-25 asks. While an elicitation waits for a person, the session's
+ * deadlines stand still, as for a login.
  */
-export function installHandlers(session: TransportSession, handlers: ClientHandlers): void {
+export function installHandlers(session: TransportSession, handlers: ClientHandlers, context: HandlerContext = {}): void {
   const taskable = new Map<string, PreparedHandler>();
   for (const method of [Method.samplingCreateMessage, Method.elicitationCreate, Method.rootsList]) {
-    const prepare = preparedHandlerFor(handlers, method);
-    if (!prepare) continue;
+    const given = preparedHandlerFor(handlers, method, context);
+    if (!given) continue;
+    const prepare: PreparedHandler =
+      method === Method.elicitationCreate
+        ? (params) => {
+            const run = given(params);
+            return (signal) => session.duringUserInput(() => run(signal));
+          }
+        : given;
     if (TASKABLE_METHODS.has(method)) taskable.set(method, prepare);
-    else session.setRequestHandler(method, async ({ params, signal }) => prepare(params)(signal));
+    else session.setRequestHandler(method, answering(prepare));
   }
   if (taskable.size > 0) installHandlerTasks(session, taskable);
-}
-
-function checked<P extends z.ZodType, R extends z.ZodType>(
-  paramsSchema: () => P,
-  resultSchema: () => R,
-  name: string,
-  handle: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
-): PreparedHandler {
-  return (params) => {
-    const input = paramsSchema().safeParse(params);
-    if (!input.success) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
-    return async (signal) => {
-      const output = resultSchema().safeParse(await handle(input.data, signal));
-      if (!output.success) throw handlerError(JSONRPC_INTERNAL_ERROR, `The client's ${name} handler returned an invalid result`);
-      return output.data as Record<string, unknown>;
-    };
-  };
-}
-
-function handlerError(code: number, message: string): HandlerError {
-  return { code, message };
 }

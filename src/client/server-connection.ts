@@ -10,7 +10,7 @@
 import { createRequire } from "node:module";
 import { McpTransportError, asMcpTransportError } from "../errors.js";
 import { Notification } from "../protocol/methods.js";
-import { loadSchemas } from "../protocol/schema-registry.js";
+import { loadSchemas, schemas } from "../protocol/schema-registry.js";
 import { TransportSession, type RequestOptions } from "../session/session.js";
 import type { ConnectionEnding } from "../transport/transport.js";
 import { abortReason, delay, raceAbort } from "../util/abort.js";
@@ -19,10 +19,14 @@ import { checkWholeNumber } from "../util/whole-number.js";
 import type { ClientOptions } from "./client-options.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import { DEFAULT_PROBE_TIMEOUT_MS, negotiateEra } from "./era-negotiation.js";
-import { capabilitiesFor, installHandlers } from "./handlers.js";
+import { elicitationModes } from "./elicitation.js";
+import { ElicitationCompletions, type ElicitationCompletion } from "./elicitation-completions.js";
+import { resolveHandlers } from "./handler-options.js";
+import { capabilitiesFor, installHandlers, type ClientHandlers } from "./handlers.js";
 import { ModernEra } from "./modern-era.js";
 import { reconnectDelay, resolveReconnect, type ReconnectPolicy } from "./reconnect.js";
 import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
+import { withUrlElicitations } from "./url-elicitation.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -48,6 +52,10 @@ export class ServerConnection {
   private readonly registrations = new Set<ListenerRegistration>();
   /** Told when a reconnection succeeded, before any request waiting for it goes on. */
   private readonly reconnectListeners = new Set<() => void>();
+  /** The user's handlers, checked and in one form (see handler-options.ts). */
+  private readonly handlers: ClientHandlers;
+  /** The URL elicitations handed to a handler, until the server says each is complete. */
+  private readonly completions = new ElicitationCompletions();
   /** Aborted by close(): stops a reconnection in progress. */
   private readonly closing = new AbortController();
   private markEnded!: (ending: ConnectionEnding) => void;
@@ -63,8 +71,13 @@ export class ServerConnection {
       options.probeTimeoutMs === undefined
         ? DEFAULT_PROBE_TIMEOUT_MS
         : checkWholeNumber(options.probeTimeoutMs, "probeTimeoutMs", "options", { min: 1, defaultValue: DEFAULT_PROBE_TIMEOUT_MS });
+    this.handlers = resolveHandlers(options.handlers, options.capabilities);
     this.current = first;
     this.unopened = first;
+    this.onNotification(Notification.elicitationComplete, (params) => {
+      const parsed = schemas().ElicitationCompleteParamsSchema.safeParse(params);
+      if (parsed.success) this.completions.notified(parsed.data.elicitationId);
+    });
   }
 
   /** The session of the current connection (a new one after each reconnection). */
@@ -120,11 +133,32 @@ export class ServerConnection {
     this.watchEnd(this.current);
   }
 
-  /** One request the way the era sends it, once any reconnection under way is done. */
+  /**
+   * One request the way the era sends it, once any reconnection under way is done; sent once more
+   * after the URL elicitations a -32042 asked for (see url-elicitation.ts).
+   */
   async request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions & { label: string }): Promise<Record<string, unknown>> {
     this.era.checkMethod(method, options.label);
-    if (this.reconnection) await this.waitForReconnection(options);
-    return this.era.request(method, params, options);
+    return withUrlElicitations(
+      async () => {
+        if (this.reconnection) await this.waitForReconnection(options);
+        return this.era.request(method, params, options);
+      },
+      {
+        method,
+        label: options.label,
+        signal: options.signal,
+        handler: elicitationModes(this.handlers.elicitation).url,
+        completions: this.completions,
+        closing: this.closing.signal,
+        where: () => this.current.description,
+      },
+    );
+  }
+
+  /** The URL elicitations this client handled that the server says are complete; returns the function that stops it. */
+  onElicitationComplete(listener: (completion: ElicitationCompletion) => void): () => void {
+    return this.completions.onComplete(listener);
   }
 
   /** A notification to the server, after the era allows it and once any reconnection under way is done. */
@@ -164,6 +198,7 @@ export class ServerConnection {
   async close(): Promise<void> {
     this.closing.abort();
     this.subscriptions.stop();
+    this.completions.clear();
     await this.reconnection?.catch(() => {});
     await this.current.close();
     this.markEnded({});
@@ -175,7 +210,7 @@ export class ServerConnection {
   private async negotiate(signal: AbortSignal, hint: EraName | undefined): Promise<void> {
     const transport = this.current.transport;
     const limits = this.current.limits;
-    const capabilities = capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities);
+    const capabilities = capabilitiesFor(this.handlers, this.options.capabilities);
     const clientInfo = this.options.clientInfo ?? { name: "mcpwire", version: packageJson.version };
     const { session, era } = await negotiateEra({
       server: transport.description,
@@ -191,8 +226,8 @@ export class ServerConnection {
       legacy: { clientInfo, capabilities, timeoutMs: limits.timeoutMs },
       modern: {
         clientInfo,
-        capabilities: capabilitiesFor(this.options.handlers ?? {}, this.options.capabilities, "modern"),
-        handlers: this.options.handlers ?? {},
+        capabilities: capabilitiesFor(this.handlers, this.options.capabilities, "modern"),
+        handlers: this.handlers,
         mirrorsHeaders: transport.kind === "streamable-http",
         server: transport.description,
         maxInputRounds: this.options.maxInputRounds,
@@ -216,7 +251,7 @@ export class ServerConnection {
 
   /** The handlers and the user's listeners, on a session that is about to open. */
   private install(session: TransportSession): void {
-    installHandlers(session, this.options.handlers ?? {});
+    installHandlers(session, this.handlers, { completions: this.completions });
     // A list that changed is no longer fresh in the modern era's result cache.
     for (const notification of [Notification.toolsListChanged, Notification.promptsListChanged, Notification.resourcesListChanged]) {
       session.onNotification(notification, () => {

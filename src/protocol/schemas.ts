@@ -231,9 +231,54 @@ export const ResourceUpdatedParamsSchema = z.looseObject({ uri: z.string() });
 
 // --- Server-to-client requests: what the server asks, and what the client's handlers answer.
 
+/** The model asks for a tool to be run (in an assistant message). */
+export const ToolUseContentSchema = z.looseObject({
+  type: z.literal("tool_use"),
+  /** Matches the `toolUseId` of the result that answers it. */
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  _meta: Meta,
+});
+
+/** The result of a tool use (in a user message that holds tool results only). */
+export const ToolResultContentSchema = z.looseObject({
+  type: z.literal("tool_result"),
+  toolUseId: z.string(),
+  content: z.array(ContentBlockSchema),
+  /** An object in 2025-11-25, any JSON value in 2026-07-28. */
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional(),
+  _meta: Meta,
+});
+
+export const SamplingContentSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  ImageContentSchema,
+  AudioContentSchema,
+  ToolUseContentSchema,
+  ToolResultContentSchema,
+]);
+
+const SamplingContent = z.union([SamplingContentSchema, z.array(SamplingContentSchema)]);
+
 export const SamplingMessageSchema = z.looseObject({
   role: z.enum(["user", "assistant"]),
-  content: z.union([z.looseObject({ type: z.string() }), z.array(z.looseObject({ type: z.string() }))]),
+  content: SamplingContent,
+  _meta: Meta,
+});
+
+/** How the model may use the tools: `auto` (the default), `required` (at least one), `none`. */
+export const ToolChoiceSchema = z.looseObject({
+  mode: z.enum(["auto", "required", "none"]).optional(),
+});
+
+/** The server's wishes for the model; the client may ignore them. Priorities run from 0 to 1. */
+export const ModelPreferencesSchema = z.looseObject({
+  hints: z.array(z.looseObject({ name: z.string().optional() })).optional(),
+  costPriority: z.number().min(0).max(1).optional(),
+  speedPriority: z.number().min(0).max(1).optional(),
+  intelligencePriority: z.number().min(0).max(1).optional(),
 });
 
 export const CreateMessageParamsSchema = z.looseObject({
@@ -243,17 +288,25 @@ export const CreateMessageParamsSchema = z.looseObject({
   includeContext: z.enum(["none", "thisServer", "allServers"]).optional(),
   temperature: z.number().optional(),
   stopSequences: z.array(z.string()).optional(),
-  modelPreferences: z.looseObject({}).optional(),
+  modelPreferences: ModelPreferencesSchema.optional(),
   metadata: z.looseObject({}).optional(),
-  tools: z.array(z.looseObject({ name: z.string() })).optional(),
-  toolChoice: z.looseObject({}).optional(),
+  /**
+   * Tools the model may use during this request only (client/sampling, "Tools in Sampling"); they
+   * need not be tools the server lists. Only for a client that declares `sampling.tools`.
+   */
+  tools: z.array(ToolSchema).optional(),
+  /** Only for a client that declares `sampling.tools`. @default { mode: "auto" } */
+  toolChoice: ToolChoiceSchema.optional(),
+  _meta: Meta,
 });
 
 export const CreateMessageResultSchema = z.looseObject({
   role: z.enum(["user", "assistant"]),
-  content: z.union([z.looseObject({ type: z.string() }), z.array(z.looseObject({ type: z.string() }))]),
+  content: SamplingContent,
   model: z.string(),
+  /** `endTurn`, `stopSequence`, `maxTokens`, `toolUse` (the content asks for tools), or a provider's own. */
   stopReason: z.string().optional(),
+  _meta: Meta,
 });
 
 const PrimitiveSchemaDefinition = z.looseObject({
@@ -275,7 +328,8 @@ export const ElicitUrlParamsSchema = z.looseObject({
   mode: z.literal("url"),
   message: z.string(),
   url: z.string(),
-  elicitationId: z.string(),
+  /** 2025-11-25: names the elicitation in `notifications/elicitation/complete`. Absent in 2026-07-28. */
+  elicitationId: z.string().optional(),
 });
 
 export const ElicitParamsSchema = z.union([ElicitUrlParamsSchema, ElicitFormParamsSchema]);
@@ -284,6 +338,16 @@ export const ElicitResultSchema = z.looseObject({
   action: z.enum(["accept", "decline", "cancel"]),
   content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
 });
+
+/** The `data` of a -32042 error (URL elicitation required, 2025-11-25): the elicitations to complete first. */
+export const UrlElicitationRequiredDataSchema = z.looseObject({
+  elicitations: z
+    .array(ElicitUrlParamsSchema.extend({ elicitationId: z.string() }))
+    .min(1),
+});
+
+/** `notifications/elicitation/complete` (2025-11-25): the out-of-band part of a URL elicitation is done. */
+export const ElicitationCompleteParamsSchema = z.looseObject({ elicitationId: z.string() });
 
 export const RootSchema = z.looseObject({ uri: z.string(), name: z.string().optional() });
 
@@ -311,7 +375,16 @@ export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
 export type LoggingMessageParams = z.infer<typeof LoggingMessageParamsSchema>;
 export type CreateMessageParams = z.infer<typeof CreateMessageParamsSchema>;
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
+export type SamplingMessage = z.infer<typeof SamplingMessageSchema>;
+export type SamplingContent = z.infer<typeof SamplingContentSchema>;
+export type ToolUseContent = z.infer<typeof ToolUseContentSchema>;
+export type ToolResultContent = z.infer<typeof ToolResultContentSchema>;
+export type ToolChoice = z.infer<typeof ToolChoiceSchema>;
+export type ModelPreferences = z.infer<typeof ModelPreferencesSchema>;
 export type ElicitParams = z.infer<typeof ElicitParamsSchema>;
+export type ElicitUrlParams = z.infer<typeof ElicitUrlParamsSchema>;
+export type UrlElicitationRequiredData = z.infer<typeof UrlElicitationRequiredDataSchema>;
+export type ElicitationCompleteParams = z.infer<typeof ElicitationCompleteParamsSchema>;
 export type ElicitFormParams = z.infer<typeof ElicitFormParamsSchema>;
 export type ElicitResult = z.infer<typeof ElicitResultSchema>;
 export type Root = z.infer<typeof RootSchema>;

@@ -156,7 +156,7 @@ export class TransportSession {
   private rules: Pick<SendContext, "closeCancels" | "resumable"> | undefined;
   private revision: string | undefined;
   private readonly signals = new SignalWatch<PendingRequest>((request, signal) => this.abandon(request, abortReason(signal)));
-  /** Logins waiting for a person on this connection. */
+  /** Logins and elicitations waiting for a person on this connection. */
   private readonly userWaits = new UserWaits();
   /** Every request's end-to-end deadline, on one timer. */
   private readonly deadlines = new Deadlines<PendingRequest>((request) => this.onDeadline(request));
@@ -398,7 +398,7 @@ export class TransportSession {
     }
   }
 
-  /** Whether a login waits for a person on this connection (see `ConnectionEvents.waitingForUser`). */
+  /** Whether a login or an elicitation waits for a person on this connection (see `duringUserInput`, `ConnectionEvents.waitingForUser`). */
   get waitingForUser(): boolean {
     return this.userWaits.waiting;
   }
@@ -406,6 +406,20 @@ export class TransportSession {
   /** For a deadline of `ms` of the opening that is due now: how much longer a login makes it wait. */
   loginPostponement(ms: number): number {
     return this.userWaits.postponement(ms);
+  }
+
+  /**
+   * Runs `work`, a person answering the server (an elicitation), with this session's deadlines
+   * standing still meanwhile, as they do for a login: the request that led to the question, and
+   * any other, are not failed for the person's pace. The caller's signals still end them.
+   */
+  async duringUserInput<T>(work: () => Promise<T>): Promise<T> {
+    this.onWaitingForUser(true);
+    try {
+      return await work();
+    } finally {
+      this.onWaitingForUser(false);
+    }
   }
 
   /** A login in the browser: no deadline runs while a person is at it (see `ConnectionEvents.waitingForUser`). */

@@ -23,6 +23,7 @@ describe("describeToolFailure", () => {
     ["PROTOCOL", { httpStatus: 400 }, 'the server of the tool "search" refused the call (HTTP 400)', false],
     ["PROTOCOL", {}, 'the tool "search" answered with something that is not a valid tool result', false],
     ["PROTOCOL", { kind: "output_schema" }, 'the tool "search" answered with structured content that does not match its declared output schema', false],
+    ["PROTOCOL", { kind: "url_elicitation_required", code: -32042 }, 'the tool "search" needs the user to complete a step in the browser first', false],
   ] as const)("%s %j: says what happened in our words, and whether to retry", (reason, details, words, retryable) => {
     const failure = describeToolFailure("search", failed(reason, details));
     expect(failure.kind).toBe(reason);

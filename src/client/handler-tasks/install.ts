@@ -11,7 +11,8 @@
  */
 import { CLIENT_TASK_REVISIONS, TASK_STATUS_NOTIFICATION } from "../../protocol/receiver-tasks.js";
 import type { TransportSession } from "../../session/session.js";
-import { runsAsTaskWhenAsked, type PreparedHandler } from "./run-as-task.js";
+import type { PreparedHandler } from "../handler-checks.js";
+import { runsAsTaskWhenAsked } from "./run-as-task.js";
 import { answerTaskMethods } from "./task-methods.js";
 import { HANDLER_TASK_LIMITS, HandlerTaskStore, type HandlerTaskLimits } from "./task-store.js";
 

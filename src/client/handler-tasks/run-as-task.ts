@@ -10,13 +10,8 @@
  */
 import { JSONRPC_INVALID_PARAMS } from "../../protocol/jsonrpc.js";
 import { handlerErrorObject, type HandlerError, type ServerRequestHandler } from "../../session/session.js";
+import type { PreparedHandler } from "../handler-checks.js";
 import type { HandlerTaskStore } from "./task-store.js";
-
-/**
- * A handler in two steps: the server's parameters checked (a `HandlerError` -32602 thrown at
- * once), then a function that produces the answer and checks it (rejecting with -32603).
- */
-export type PreparedHandler = (params: Record<string, unknown>) => (signal: AbortSignal) => Promise<Record<string, unknown>>;
 
 /**
  * The handler of `method` that runs `prepare` as a task when the request carries `task` and
