@@ -50,7 +50,17 @@ export type McpFailureKind =
    * that does not conform (the message names the tool and the first failing path), or its schema
    * cannot be checked (an unknown dialect, a `$ref` outside the schema: those are never fetched).
    */
-  | "output_schema";
+  | "output_schema"
+  /**
+   * PROTOCOL: a tool call asked to run as a task where none is offered (the server declares no
+   * `tasks.requests.tools.call`, or no tasks extension in revision 2026-07-28; the tool's
+   * `execution.taskSupport` is `forbidden` or absent, or the tool is not listed), or a task
+   * operation the server does not offer (`tasks/list` or `tasks/cancel` without its capability;
+   * `tasks/list` in the extension). Nothing was sent.
+   */
+  | "task_unsupported"
+  /** PROTOCOL: the task a call waited for ended `cancelled` (by the server, or by a `cancel()`). */
+  | "task_cancelled";
 
 export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "server_error",
@@ -60,6 +70,8 @@ export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "content_type",
   "stream_broken",
   "output_schema",
+  "task_unsupported",
+  "task_cancelled",
 ];
 
 /** The step of an OAuth flow that failed (see the README's OAuth section). */

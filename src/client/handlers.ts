@@ -18,6 +18,7 @@ import type {
 } from "../protocol/schemas.js";
 import type { HandlerError, ServerRequestContext, TransportSession } from "../session/session.js";
 import { applyElicitationDefaults } from "./elicitation-defaults.js";
+import { relatedToTask } from "./tasks/related-task.js";
 
 export interface SamplingRequest {
   params: CreateMessageParams;
@@ -103,7 +104,7 @@ export function handlerFor(
 export function installHandlers(session: TransportSession, handlers: ClientHandlers): void {
   for (const method of [Method.samplingCreateMessage, Method.elicitationCreate, Method.rootsList]) {
     const handler = handlerFor(handlers, method);
-    if (handler) session.setRequestHandler(method, handler);
+    if (handler) session.setRequestHandler(method, relatedToTask(handler));
   }
 }
 

@@ -22,6 +22,7 @@ import { capabilitiesFor, installHandlers } from "./handlers.js";
 import { ModernEra } from "./modern-era.js";
 import { reconnectDelay, resolveReconnect, type ReconnectPolicy } from "./reconnect.js";
 import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
+import { withTasksExtension } from "./tasks/task-support.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -179,7 +180,8 @@ export class ServerConnection {
       legacy: { clientInfo, capabilities, timeoutMs: limits.timeoutMs },
       modern: {
         clientInfo,
-        capabilities,
+        // callTool follows a task whenever a modern server answers with one: the extension is declared.
+        capabilities: withTasksExtension(capabilities),
         handlers: this.options.handlers ?? {},
         mirrorsHeaders: transport.kind === "streamable-http",
         server: transport.description,
