@@ -117,6 +117,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
       },
       signal: io.signal,
       onProgress: (update) => progress?.update(update),
+      onTaskStatus: (state) => progress?.updateTask(state),
     });
     progress?.clear();
     if (outcome.note) io.stderr.write(`mcpwire: ${outcome.note}\n`);
