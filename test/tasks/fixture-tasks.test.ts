@@ -120,6 +120,24 @@ describe("the tasks extension (revision 2026-07-28 fixture)", () => {
     expect(routes.every((route) => route.method === "tasks/get" && route.mcpMethod === "tasks/get")).toBe(true);
   });
 
+  it("a question whose answer failed is asked again by the next wait", async () => {
+    let calls = 0;
+    await using client = await connect(modern!.url, {
+      handlers: {
+        elicitation: () => {
+          if (++calls === 1) throw new Error("the person closed the dialog");
+          return { action: "accept", content: { ok: false } };
+        },
+      },
+    });
+    const task = await client.startToolTask("confirm");
+    const error = await failure(task.result());
+    expect(error.reason).toBe("PROTOCOL");
+    expect(error.message).toContain("the server's elicitation/create input request could not be answered");
+    expect((await task.result()).content).toEqual([{ type: "text", text: "confirmed: false" }]);
+    expect(calls).toBe(2);
+  });
+
   it("answers an input_required task's questions once, through the handlers, with tasks/update", async () => {
     answered.length = 0;
     await using client = await connect(modern!.url, { handlers });
@@ -131,6 +149,8 @@ describe("the tasks extension (revision 2026-07-28 fixture)", () => {
     const taskId = states[0]!.taskId;
     const log = (await client.request("fixture/log")) as { updates: { taskId: string; keys: string[] }[] };
     expect(log.updates.filter((update) => update.taskId === taskId)).toEqual([{ taskId, keys: ["confirm"] }]);
+    // The question was still shown by the polls after the answer, and not asked again.
+    expect((log as unknown as { questionsShown: Record<string, number> }).questionsShown[taskId]).toBeGreaterThanOrEqual(3);
     expect(states.map((state) => state.status)).toEqual(expect.arrayContaining(["working", "input_required", "completed"]));
   });
 

@@ -49,13 +49,19 @@ export class ExtensionTaskWire implements TaskWire {
     const fresh = Object.entries(snapshot.inputRequests ?? {}).filter(([key]) => !context.answered.has(key));
     if (fresh.length === 0) return undefined;
     for (const [key] of fresh) context.answered.add(key);
-    const inputResponses = await answerInputRequests(
-      { resultType: "input_required", inputRequests: Object.fromEntries(fresh) },
-      context.handlers,
-      context.signal,
-      context.quick.label,
-    );
-    await this.host.request(TaskMethod.update, { taskId, inputResponses }, context.quick);
+    try {
+      const inputResponses = await answerInputRequests(
+        { resultType: "input_required", inputRequests: Object.fromEntries(fresh) },
+        context.handlers,
+        context.signal,
+        context.quick.label,
+      );
+      await this.host.request(TaskMethod.update, { taskId, inputResponses }, context.quick);
+    } catch (error) {
+      // Not answered after all: a later wait asks again.
+      for (const [key] of fresh) context.answered.delete(key);
+      throw error;
+    }
     return undefined;
   }
 
