@@ -85,6 +85,15 @@ describe("2025-11-25 tasks (SDK v1 fixture)", () => {
     expect(task.state?.status).toBe("completed");
   });
 
+  it("a handle goes on in the new session after the server forgot the one the task started in", async () => {
+    await using client = await connect(legacy!.url);
+    const task = await client.startToolTask("slow", { ms: 300 });
+    const before = client.session.sessionId;
+    await fetch(new URL("/forget-sessions", legacy!.url), { method: "POST" });
+    expect((await task.result()).content).toEqual([{ type: "text", text: "slept 300 ms" }]);
+    expect(client.session.sessionId).not.toBe(before);
+  });
+
   it("a handle's result() stops waiting at its timeout without cancelling the task; cancel() does", async () => {
     await using client = await connect(legacy!.url);
     const task = await client.startToolTask("slow", { ms: 60_000 });
