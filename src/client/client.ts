@@ -217,7 +217,7 @@ export class McpClient {
    * Any other result of a tool that declares an `outputSchema` must carry `structuredContent`
    * that conforms to it, or the call fails with PROTOCOL, kind `output_schema` (unless
    * `validateOutput` is false). The schema is the latest tool list's; a tool not listed yet is
-   * listed once, after its first result.
+   * listed once, after its first result (before the call, on a server that runs tools as tasks).
    *
    * A tool that runs as a task (its `execution.taskSupport` is `required`, or `optional` and
    * `task` asks for it; in revision 2026-07-28, whenever the server answers with a task) is
