@@ -515,6 +515,7 @@ export class McpClient {
       handlers: options.handlers ?? {},
       request: (method, params, requestOptions) => this.send(method, params, requestOptions.label, requestOptions),
       onNotification: (method, listener) => connection.onNotification(method, listener),
+      peekTool: (name) => this.tools.peek(name),
       findTool: (name, findOptions) => this.findTool(name, findOptions),
       toolResult: (raw, tool, label, validate, resultOptions) =>
         this.toolResult(raw, tool, label, checkValidateOutput(validate, `${label} options`) ?? this.validateOutput, resultOptions),

@@ -47,12 +47,21 @@ export class ToolCatalog {
   }
 
   /**
+   * What is known of `name` without a listing: `{ tool }` (undefined when a whole listing since
+   * the last change does not name it), or undefined when only a listing can tell.
+   */
+  peek(name: string): { tool: Tool | undefined } | undefined {
+    const tool = this.tools.get(name);
+    return tool !== undefined || this.complete ? { tool } : undefined;
+  }
+
+  /**
    * The tool `name`, or undefined when the server has none by that name. Without a whole listing
    * since the last change, the tools are listed first with `list` (which remembers them here).
    */
   async find(name: string, list: () => Promise<readonly Tool[]>): Promise<Tool | undefined> {
-    const known = this.tools.get(name);
-    if (known !== undefined || this.complete) return known;
+    const known = this.peek(name);
+    if (known !== undefined) return known.tool;
     this.listing ??= list().finally(() => {
       this.listing = undefined;
     });

@@ -45,14 +45,20 @@ export interface PlanInput {
   serverCapabilities: ServerCapabilities;
   /** Whether the caller asked for a task. */
   asked: boolean;
-  /** The tool, from the latest tool list (listed on demand); only read where it decides. */
+  /** The tool as the latest tool list has it, when that is known without listing (see `ToolCatalog.peek`). */
+  peekTool: () => { tool: Tool | undefined } | undefined;
+  /** The tool, from the latest tool list, listed on demand; only asked where it decides. */
   findTool: () => Promise<Tool | undefined>;
   label: string;
   where: string;
 }
 
-/** How to send the call, or a `task_unsupported` failure when the caller asked for what is not offered. */
-export async function planToolCall(input: PlanInput): Promise<ToolCallPlan> {
+/**
+ * How to send the call, or a `task_unsupported` failure when the caller asked for what is not
+ * offered. Decided at once (not a promise) when no listing is needed, so that a plain call
+ * reaches the session in the same turn, as any other call does.
+ */
+export function planToolCall(input: PlanInput): ToolCallPlan | Promise<ToolCallPlan> {
   const { asked, label, where } = input;
   const refuse = (why: string) => taskUnsupported(`${label} cannot run as a task: ${why}; call it without the task option (${where})`, "tools/call");
   if (input.era === "modern") {
@@ -64,12 +70,15 @@ export async function planToolCall(input: PlanInput): Promise<ToolCallPlan> {
     if (asked) throw refuse("the server does not run tools as tasks (its capabilities have no tasks.requests.tools.call)");
     return "plain";
   }
-  const tool = await input.findTool();
-  const support = tool?.execution?.taskSupport ?? "forbidden";
-  if (support === "required") return "task";
-  if (support === "optional") return asked ? "task" : "plain";
-  if (asked) throw refuse(tool === undefined ? "the server's tool list has no tool of that name" : "the tool does not run as a task (its execution.taskSupport is forbidden or absent)");
-  return "plain";
+  const decide = (tool: Tool | undefined): ToolCallPlan => {
+    const support = tool?.execution?.taskSupport ?? "forbidden";
+    if (support === "required") return "task";
+    if (support === "optional") return asked ? "task" : "plain";
+    if (asked) throw refuse(tool === undefined ? "the server's tool list has no tool of that name" : "the tool does not run as a task (its execution.taskSupport is forbidden or absent)");
+    return "plain";
+  };
+  const known = input.peekTool();
+  return known !== undefined ? decide(known.tool) : input.findTool().then(decide);
 }
 
 /** 2025-11-25: whether the server declares `tasks.requests.tools.call`. */

@@ -40,9 +40,11 @@ export class TaskDeadline {
     /** The wait's name in messages (it may learn the task's id as it goes), and the server's. */
     private readonly label: () => string,
     private readonly where: string,
+    /** When the bound started, on `performance.now()`'s clock (a call that became a task started before). */
+    startedAt = performance.now(),
   ) {
-    this.endsAt = performance.now() + timeoutMs;
-    this.timer = setTimeout(() => this.expiry.abort(this.timeoutError()), timeoutMs);
+    this.endsAt = startedAt + timeoutMs;
+    this.timer = setTimeout(() => this.expiry.abort(this.timeoutError()), Math.max(0, this.endsAt - performance.now()));
     this.signal = callerSignal ? AbortSignal.any([callerSignal, this.expiry.signal]) : this.expiry.signal;
   }
 

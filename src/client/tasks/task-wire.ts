@@ -26,6 +26,8 @@ export interface TaskHost {
   request(method: string, params: Record<string, unknown> | undefined, options: TaskRequestOptions): Promise<Record<string, unknown>>;
   /** A server notification, on this session and the next ones; returns the function that stops it. */
   onNotification(method: string, listener: (params: Record<string, unknown>) => void): () => void;
+  /** What the latest tool list says of a tool, when it is known without listing (see `ToolCatalog.peek`). */
+  peekTool(name: string): { tool: Tool | undefined } | undefined;
   /** The tool as the latest tool list describes it (listed on demand), or undefined when it is not listed. */
   findTool(name: string, options: Pick<RequestOptions, "signal" | "timeoutMs">): Promise<Tool | undefined>;
   /** A tool's final result, checked against the MCP schema and, when `validate`, the tool's `outputSchema`. */

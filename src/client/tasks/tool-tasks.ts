@@ -51,12 +51,14 @@ export class ToolTasks {
    * deadline, any failure before its end) is sent `tasks/cancel`.
    */
   async call(name: string, args: Record<string, unknown>, options: TaskAwareCallOptions): Promise<Record<string, unknown>> {
+    const startedAt = performance.now();
     const { task, onTaskStatus, ...send } = options;
     const { label } = send;
     const request = checkTaskOption(task, `${label} options`);
     const timeoutMs = send.timeoutMs === undefined ? this.host.session.limits.timeoutMs : checkLimit("timeoutMs", send.timeoutMs, label);
     const wire = this.wire();
-    const plan = await this.plan(name, request !== undefined, send);
+    const planned = this.plan(name, request !== undefined, send);
+    const plan = typeof planned === "string" ? planned : await planned;
     const session = this.host.session;
     let token: number | undefined;
     const onDispatch = (id: number) => {
@@ -65,22 +67,25 @@ export class ToolTasks {
     };
     const params = { name, arguments: args };
     let handle: ToolTask | undefined;
-    const deadline = new TaskDeadline(timeoutMs, send.signal, () => handle?.label ?? label, session.description);
+    // The bound of a task, from the start of the call; a plain call keeps its own deadline and
+    // progress rules, and gets one only if the server answers it with a task.
+    let deadline: TaskDeadline | undefined;
+    const bound = () => (deadline ??= new TaskDeadline(timeoutMs, send.signal, () => handle?.label ?? label, session.description, startedAt));
     try {
       let raw: Record<string, unknown>;
       if (plan === "plain") {
-        // As any call: its own deadline and progress rules. Only a task it turns into is bound by the deadline.
         raw = await this.host.request(Method.toolsCall, params, { ...send, onDispatch });
       } else {
+        const { signal } = bound();
         try {
           raw = await this.host.request(Method.toolsCall, wire.augment(params, request?.ttlMs), {
             ...send,
-            signal: deadline.signal,
-            timeoutMs: Math.max(1, Math.ceil(deadline.remaining())),
+            signal,
+            timeoutMs: Math.max(1, Math.ceil(bound().remaining())),
             onDispatch,
           });
         } catch (error) {
-          throw deadline.failure(error);
+          throw bound().failure(error);
         }
       }
       const created = wire.created(raw, label);
@@ -94,13 +99,13 @@ export class ToolTasks {
       });
       notify(onTaskStatus, created.state);
       try {
-        return await handle.wait(deadline, { onStatus: onTaskStatus, onProgress: send.onProgress });
+        return await handle.wait(bound(), { onStatus: onTaskStatus, onProgress: send.onProgress });
       } catch (error) {
         await handle.cancelQuietly();
         throw error;
       }
     } finally {
-      deadline.dispose();
+      deadline?.dispose();
     }
   }
 
@@ -151,6 +156,7 @@ export class ToolTasks {
       era: this.host.era.name,
       serverCapabilities: this.host.era.serverCapabilities,
       asked,
+      peekTool: () => this.host.peekTool(name),
       findTool: () => this.host.findTool(name, { signal: options.signal, timeoutMs: options.timeoutMs }),
       label: options.label,
       where: this.host.session.description,
