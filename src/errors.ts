@@ -57,7 +57,17 @@ export type McpFailureKind =
    * not be shown (not https, say), or the server asked again after the retry (it is retried once).
    * The elicitations the server listed are in `serverData`.
    */
-  | "url_elicitation_required";
+  | "url_elicitation_required"
+  /**
+   * PROTOCOL: a tool call asked to run as a task where none is offered (the server declares no
+   * `tasks.requests.tools.call`, or no tasks extension in revision 2026-07-28; the tool's
+   * `execution.taskSupport` is `forbidden` or absent, or the tool is not listed), or a task
+   * operation the server does not offer (`tasks/list` or `tasks/cancel` without its capability;
+   * `tasks/list` in the extension). Nothing was sent.
+   */
+  | "task_unsupported"
+  /** PROTOCOL: the task a call waited for ended `cancelled` (by the server, or by a `cancel()`). */
+  | "task_cancelled";
 
 export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "server_error",
@@ -68,6 +78,8 @@ export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "stream_broken",
   "output_schema",
   "url_elicitation_required",
+  "task_unsupported",
+  "task_cancelled",
 ];
 
 /** The step of an OAuth flow that failed (see the README's OAuth section). */

@@ -32,9 +32,16 @@ export {
   type CallOptions,
   type PageOptions,
   type ToolCallOptions,
+  type TaskPageOptions,
   type RawRequestOptions,
   type NotifyOptions,
 } from "./client/client.js";
+export { ToolTask, type TaskWaitOptions, type TaskCallOptions } from "./client/tasks/tool-task.js";
+export type { StartToolTaskOptions } from "./client/tasks/tool-tasks.js";
+export type { TaskState, TaskStatusName } from "./client/tasks/task-state.js";
+export type { TaskRequest } from "./client/tasks/task-support.js";
+export { DEFAULT_TASK_POLL_INTERVAL_MS, MIN_TASK_POLL_INTERVAL_MS, TASK_CANCEL_TIMEOUT_MS } from "./client/tasks/task-timing.js";
+export { TASKS_EXTENSION, TaskMethod, TaskNotification, TaskMetaKey } from "./protocol/tasks.js";
 export type { StandardSchemaV1 } from "./client/validate.js";
 export type {
   ClientHandlers,
@@ -189,6 +196,7 @@ export type {
   RequestId,
 } from "./protocol/jsonrpc.js";
 export type * from "./protocol/schemas.js";
+export type * from "./protocol/task-schemas.js";
 export {
   connectAll,
   type ConnectAllOptions,

@@ -3,6 +3,7 @@
  * (see render.ts) or, with `--json`, as one JSON document on stdout.
  */
 import type { McpClient } from "../client/client.js";
+import type { TaskState } from "../client/tasks/task-state.js";
 import { McpTransportError } from "../errors.js";
 import { JSONRPC_METHOD_NOT_FOUND } from "../protocol/jsonrpc.js";
 import type { ResourceTemplate } from "../protocol/schemas.js";
@@ -33,6 +34,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** Called for each progress notification of a long call. */
   onProgress(progress: Progress): void;
+  /** Called with each new state of a call that runs as a task. */
+  onTaskStatus(state: TaskState): void;
 }
 
 /** What a command leaves to say on stderr besides its output (the tool's own failure). */
@@ -60,7 +63,12 @@ const tools = (): Command => async (context) => {
 const call = ([name, ...rest]: readonly string[]): Command => {
   const args = parseToolArguments(rest);
   return async (context) => {
-    const result = await context.client.callTool(name!, args, { signal: context.signal, onProgress: context.onProgress });
+    // A tool that runs as a task is waited for to its result, its state on the progress line.
+    const result = await context.client.callTool(name!, args, {
+      signal: context.signal,
+      onProgress: context.onProgress,
+      onTaskStatus: context.onTaskStatus,
+    });
     if (context.json) printJson(context, result);
     else context.write(renderToolResult(result, context.render));
     if (result.isError) return { code: ExitCode.TOOL_ERROR, note: `tool ${JSON.stringify(name)} reported an error (isError: true)` };

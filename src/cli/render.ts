@@ -17,6 +17,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from "../protocol/schemas.js";
+import type { TaskState } from "../client/tasks/task-state.js";
 import type { Progress } from "../session/session.js";
 
 export interface RenderContext {
@@ -319,6 +320,15 @@ export function progressLine(progress: Progress, columns: number): string {
   }
   // One column short of the edge, so the terminal never wraps the line.
   return truncate(text, Math.max(1, columns - 1));
+}
+
+/**
+ * The progress line of a call that runs as a task: `task working: Gathering sources...`, the
+ * status as the server last said, with its message; cut to fit the terminal.
+ */
+export function taskStatusLine(state: TaskState, columns: number): string {
+  const message = state.statusMessage ? `: ${oneLine(state.statusMessage)}` : "";
+  return truncate(`task ${state.status.replace("_", " ")}${message}`, Math.max(1, columns - 1));
 }
 
 function formatNumber(value: number): string {

@@ -146,6 +146,9 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
       onProgress: (update) => {
         if (!asking) progress?.update(update);
       },
+      onTaskStatus: (state) => {
+        if (!asking) progress?.updateTask(state);
+      },
     });
     progress?.clear();
     if (outcome.note) io.stderr.write(`mcpwire: ${outcome.note}\n`);

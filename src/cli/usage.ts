@@ -43,6 +43,9 @@ Config files, when --config is not given (first found wins): $MCPWIRE_CONFIG, th
 working directory mcp.json, .mcp.json, .vscode/mcp.json, .cursor/mcp.json, then ~/.cursor/mcp.json
 and the desktop host's claude_desktop_config.json.
 
+A tool that runs as a task is waited for: its state is on the progress line (on a terminal),
+--timeout bounds the whole task, and Ctrl-C cancels it on the server.
+
 A server reached by URL that asks for a login (OAuth) gets one in the browser when mcpwire runs
 on a terminal; elsewhere, run \`mcpwire login <target>\` first. Tokens are kept, readable by you
 alone, in $XDG_CONFIG_HOME/mcpwire/auth (%APPDATA%\\mcpwire\\auth on Windows).

@@ -36,6 +36,12 @@ import type { EraName, ProtocolEra } from "./era.js";
 import { ModernEra } from "./modern-era.js";
 import { OutputSchemas, checkValidateOutput } from "./output-schema.js";
 import { ServerConnection } from "./server-connection.js";
+import type { TaskState } from "./tasks/task-state.js";
+import type { TaskRequest } from "./tasks/task-support.js";
+import type { TaskHost } from "./tasks/task-wire.js";
+import type { ToolTask } from "./tasks/tool-task.js";
+import { ToolTasks, type StartToolTaskOptions } from "./tasks/tool-tasks.js";
+import { ToolCatalog } from "./tool-catalog.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
 import { isStandardSchema, parseResult, parseWithSchema, type StandardSchemaV1 } from "./validate.js";
@@ -78,6 +84,22 @@ export interface ToolCallOptions extends CallOptions {
    * `ClientOptions.validateOutput`). @default the client's `validateOutput`, itself true
    */
   validateOutput?: boolean;
+  /**
+   * Runs the call as a task: `true`, or `{ ttlMs }` to ask the server to keep the task that long.
+   * Needed for a tool whose `execution.taskSupport` is `optional`; a `required` one runs as a task
+   * whatever this says, and a call asking it of a tool that runs no tasks is refused before
+   * anything is sent (PROTOCOL, kind `task_unsupported`). In revision 2026-07-28 the server
+   * decides (tasks extension): this only checks that the server declares the extension.
+   * @default false: only a tool that requires it runs as a task
+   */
+  task?: boolean | TaskRequest;
+  /** Each new state of the task (status, status message), when the call runs as one. */
+  onTaskStatus?: (state: TaskState) => void;
+}
+
+/** Options of `listTasksPage()`. */
+export interface TaskPageOptions extends CallOptions {
+  cursor?: string;
 }
 
 export const DEFAULT_MAX_PAGES = 100;
@@ -91,7 +113,9 @@ export class McpClient {
   private readonly connection: ServerConnection;
   private readonly maxPages: number;
   private readonly validateOutput: boolean;
-  private readonly outputSchemas = new OutputSchemas();
+  private readonly tools = new ToolCatalog();
+  private readonly outputSchemas = new OutputSchemas(this.tools);
+  private readonly toolTasks: ToolTasks;
 
   /**
    * A client over a session that is not yet open; `connect()` (below) or `McpClient.connect`
@@ -102,10 +126,16 @@ export class McpClient {
     this.maxPages = checkMaxPages(options.maxPages);
     this.validateOutput = checkValidateOutput(options.validateOutput, "options") ?? true;
     this.connection = new ServerConnection(session, options);
-    // The output schemas are those of the latest list: a change makes them stale, and so does a
-    // reconnection, since the server may have changed (been upgraded, restarted) while it was away.
-    this.connection.onNotification(Notification.toolsListChanged, () => this.outputSchemas.forget());
-    this.connection.onReconnected(() => this.outputSchemas.forget());
+    // What is known of the tools (output schemas, task support) is the latest list's: a change
+    // makes it stale, and so does a reconnection, since the server may have changed (been
+    // upgraded, restarted) while it was away.
+    const forgetTools = () => {
+      this.tools.forget();
+      this.outputSchemas.forget();
+    };
+    this.connection.onNotification(Notification.toolsListChanged, forgetTools);
+    this.connection.onReconnected(forgetTools);
+    this.toolTasks = new ToolTasks(this.taskHost(options));
   }
 
   /** The session of the current connection (a new one after each reconnection). */
@@ -171,17 +201,17 @@ export class McpClient {
 
   /** Every tool, following `nextCursor` to the end. */
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
-    const generation = this.outputSchemas.generation;
+    const generation = this.tools.generation;
     const tools = await this.collect<"tools", Tool>((page) => this.listToolsPage(page), "tools", options);
-    this.outputSchemas.remember(tools, true, generation);
+    this.rememberTools(tools, true, generation);
     return tools;
   }
 
   /** One page of tools. */
   async listToolsPage(options: PageOptions = {}): Promise<ListToolsResult> {
-    const generation = this.outputSchemas.generation;
+    const generation = this.tools.generation;
     const page = await this.call(Method.toolsList, cursorParams(options), "ListToolsResultSchema", "listTools", options);
-    this.outputSchemas.remember(page.tools, false, generation);
+    this.rememberTools(page.tools, false, generation);
     return page;
   }
 
@@ -192,17 +222,63 @@ export class McpClient {
    * Any other result of a tool that declares an `outputSchema` must carry `structuredContent`
    * that conforms to it, or the call fails with PROTOCOL, kind `output_schema` (unless
    * `validateOutput` is false). The schema is the latest tool list's; a tool not listed yet is
-   * listed once, after its first result.
+   * listed once, after its first result (before the call, on a server that runs tools as tasks).
+   *
+   * A tool that runs as a task (its `execution.taskSupport` is `required`, or `optional` and
+   * `task` asks for it; in revision 2026-07-28, whenever the server answers with a task) is
+   * followed to its result: the client polls `tasks/get` at the server's `pollInterval` (sooner
+   * on a status notification), answers the server's questions through `options.handlers`, and
+   * resolves with the final result, checked as above. `timeoutMs` bounds the whole task; an abort,
+   * the timeout or any failure before its end sends `tasks/cancel`. `startToolTask` gives the
+   * task itself instead.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
     const { validateOutput, ...callOptions } = options;
     const label = `callTool ${quote(name)}`;
     const validate = checkValidateOutput(validateOutput, `${label} options`) ?? this.validateOutput;
-    const result = await this.call(Method.toolsCall, { name, arguments: args }, "CallToolResultSchema", label, callOptions);
-    if (!validate || result.isError === true) return result;
-    const schema = await this.outputSchemaOf(name, callOptions);
-    if (schema !== null) await this.outputSchemas.check(name, schema, result, label, this.connection.session.description);
-    return result;
+    const raw = await this.toolTasks.call(name, args, { ...callOptions, label });
+    return this.toolResult(raw, name, label, validate, callOptions);
+  }
+
+  // --- Tasks
+
+  /**
+   * Starts a tool as a task and resolves with its handle once the server accepted it, for a
+   * caller who wants the task itself: its id (to keep), `status()`, `result()`, `cancel()`,
+   * `onStatus`, `onProgress`. In revision 2025-11-25 the tool's `execution.taskSupport` must be
+   * `optional` or `required` and the server must declare `tasks.requests.tools.call`; otherwise
+   * it is refused before anything is sent (PROTOCOL, kind `task_unsupported`). In revision
+   * 2026-07-28 the server decides: it may answer at once, and the handle's `id` is then undefined.
+   */
+  startToolTask(name: string, args: Record<string, unknown> = {}, options: StartToolTaskOptions = {}): Promise<ToolTask> {
+    return this.toolTasks.start(name, args, { ...options, label: `startToolTask ${quote(name)}` });
+  }
+
+  /**
+   * The handle of a task known by its id (kept from `task.id`, from an earlier connection or
+   * process): nothing is sent until it is asked. Give the tool's name to have its result checked
+   * against the tool's `outputSchema`.
+   */
+  task(taskId: string, options: { tool?: string } = {}): ToolTask {
+    if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("client.task(taskId): the task id must be a non-empty string");
+    if (options.tool !== undefined && typeof options.tool !== "string") throw new TypeError("client.task(taskId, { tool }): tool must be a tool's name");
+    this.ready();
+    return this.toolTasks.resume(taskId, options.tool);
+  }
+
+  /**
+   * Every task the server lists for this client (`tasks/list`, revision 2025-11-25, where the
+   * server declares `tasks.list`), following `nextCursor` to the end. The tasks extension of
+   * revision 2026-07-28 has no list: there it fails with kind `task_unsupported`.
+   */
+  async listTasks(options: CallOptions = {}): Promise<TaskState[]> {
+    return this.collect((page) => this.listTasksPage(page), "tasks", options);
+  }
+
+  /** One page of `tasks/list`. */
+  listTasksPage(options: TaskPageOptions = {}): Promise<{ tasks: TaskState[]; nextCursor?: string }> {
+    const { cursor, ...callOptions } = options;
+    return this.toolTasks.listPage(cursor, { ...callOptions, label: "listTasks" });
   }
 
   // --- Resources
@@ -410,22 +486,64 @@ export class McpClient {
   }
 
 
+  /** A listing returned: the catalog keeps it, and the compiled output checks follow it. */
+  private rememberTools(tools: readonly Tool[], whole: boolean, generation: number): void {
+    if (this.tools.remember(tools, whole, generation)) this.outputSchemas.refresh(tools, whole);
+  }
+
   /**
-   * The tool's output schema, listing the tools when they are not known yet. A listing that fails
-   * with PROTOCOL (a server that refuses it, or answers it badly) counts as a list without the
-   * tool until the list changes: the tool is then unchecked, as one that is not listed is.
+   * The tool as the latest list describes it, listing the tools when they are not known yet. A
+   * listing that fails with PROTOCOL (a server that refuses it, or answers it badly) counts as a
+   * list without the tool until the list changes: the tool is then unchecked, as one that is not
+   * listed is.
    */
-  private outputSchemaOf(name: string, options: CallOptions): Promise<Record<string, unknown> | null> {
-    return this.outputSchemas.schemaOf(name, async () => {
-      const generation = this.outputSchemas.generation;
+  private findTool(name: string, options: Pick<CallOptions, "signal" | "timeoutMs">): Promise<Tool | undefined> {
+    return this.tools.find(name, async () => {
+      const generation = this.tools.generation;
       try {
         return await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
       } catch (error) {
         if (!(error instanceof McpTransportError) || error.reason !== "PROTOCOL") throw error;
-        this.outputSchemas.remember([], true, generation);
+        this.rememberTools([], true, generation);
         return [];
       }
     });
+  }
+
+  /** A tool's final result: the MCP schema, then (unless an `isError` one) the tool's `outputSchema`. */
+  private async toolResult(
+    raw: Record<string, unknown>,
+    tool: string | undefined,
+    label: string,
+    validate: boolean,
+    options: Pick<CallOptions, "signal" | "timeoutMs">,
+  ): Promise<CallToolResult> {
+    const where = this.connection.session.description;
+    const result = parseResult(schemas().CallToolResultSchema, raw, label, where);
+    if (!validate || result.isError === true || tool === undefined) return result;
+    const schema = (await this.findTool(tool, options))?.outputSchema ?? null;
+    if (schema !== null) await this.outputSchemas.check(tool, schema, result, label, where);
+    return result;
+  }
+
+  /** What the tasks borrow of this client: its connection, handlers and result checks. */
+  private taskHost(options: ClientOptions): TaskHost {
+    const connection = this.connection;
+    return {
+      get era() {
+        return connection.era;
+      },
+      get session() {
+        return connection.session;
+      },
+      handlers: options.handlers ?? {},
+      request: (method, params, requestOptions) => this.send(method, params, requestOptions.label, requestOptions),
+      onNotification: (method, listener) => connection.onNotification(method, listener),
+      peekTool: (name) => this.tools.peek(name),
+      findTool: (name, findOptions) => this.findTool(name, findOptions),
+      toolResult: (raw, tool, label, validate, resultOptions) =>
+        this.toolResult(raw, tool, label, checkValidateOutput(validate, `${label} options`) ?? this.validateOutput, resultOptions),
+    };
   }
 
   private ready(): ProtocolEra {

@@ -26,6 +26,7 @@ import { answering, handlerError, type PreparedHandler } from "./handler-checks.
 import { TASKABLE_METHODS, handlerTasksCapability } from "./handler-tasks/capability.js";
 import { installHandlerTasks } from "./handler-tasks/install.js";
 import { samplingAnswerer, samplingCapability, type SamplingHandlers } from "./sampling.js";
+import { relatedToTask } from "./tasks/related-task.js";
 
 export interface SamplingRequest {
   params: CreateMessageParams;
@@ -131,13 +132,14 @@ export function installHandlers(session: TransportSession, handlers: ClientHandl
   for (const method of [Method.samplingCreateMessage, Method.elicitationCreate, Method.rootsList]) {
     const given = preparedHandlerFor(handlers, method, context);
     if (!given) continue;
-    const prepare: PreparedHandler =
+    const prepare: PreparedHandler = relatedToTask(
       method === Method.elicitationCreate
         ? (params) => {
             const run = given(params);
             return (signal) => session.duringUserInput(() => run(signal));
           }
-        : given;
+        : given,
+    );
     if (TASKABLE_METHODS.has(method)) taskable.set(method, prepare);
     else session.setRequestHandler(method, answering(prepare));
   }

@@ -56,6 +56,9 @@ const CACHEABLE: ReadonlySet<string> = new Set([
   Method.resourcesRead,
 ]);
 
+/** Requests a server may answer with a task (tasks extension, "Supported Methods"). */
+const TASK_METHODS: ReadonlySet<string> = new Set([Method.toolsCall]);
+
 const LIST_OF: Record<string, string> = {
   [Notification.toolsListChanged]: Method.toolsList,
   [Notification.promptsListChanged]: Method.promptsList,
@@ -199,6 +202,12 @@ export class ModernEra implements ProtocolEra {
         continue;
       }
       this.noteServerInfo(result);
+      if (result.resultType === "task" && !TASK_METHODS.has(method)) {
+        // Tasks extension: "A client that receives CreateTaskResult in response to an unsupported request type MUST interpret this as an invalid response".
+        throw new McpTransportError("PROTOCOL", `${label}: the server answered ${method} with a task, which only tools/call may do (${session.description})`, {
+          method,
+        });
+      }
       if (result.resultType !== "input_required") {
         if (method === Method.toolsList) this.noteTools(result);
         if (cacheable) this.cache.set(method, current, result);

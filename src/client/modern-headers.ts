@@ -1,7 +1,8 @@
 /**
  * The request headers of revision 2026-07-28 over Streamable HTTP (basic/transports/
  * streamable-http, "Request Metadata"): `Mcp-Method` on every request, `Mcp-Name` for
- * `tools/call`, `prompts/get` and `resources/read`, and `Mcp-Param-{Name}` for each tool argument
+ * `tools/call`, `prompts/get` and `resources/read` (and, by the tasks extension, the task id of
+ * `tasks/get`, `tasks/update` and `tasks/cancel`), and `Mcp-Param-{Name}` for each tool argument
  * whose schema carries `x-mcp-header`. Values that are not header-safe travel in the Base64
  * sentinel form `=?base64?...?=`.
  */
@@ -11,6 +12,12 @@ export interface HeaderParam {
   name: string;
   path: readonly string[];
 }
+
+/**
+ * Requests about one task, routed by its id: "the client MUST set the Mcp-Name header to the
+ * value of params.taskId" (tasks extension, "Streamable HTTP: Routing Headers").
+ */
+const TASK_ROUTED_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SENTINEL = /^=\?base64\?.*\?=$/s;
@@ -76,7 +83,14 @@ export function modernHeaders(
   toolParams: readonly HeaderParam[] | undefined,
 ): Record<string, string> {
   const headers: Record<string, string> = { "Mcp-Method": method };
-  const name = method === "resources/read" ? params?.uri : method === "tools/call" || method === "prompts/get" ? params?.name : undefined;
+  const name =
+    method === "resources/read"
+      ? params?.uri
+      : method === "tools/call" || method === "prompts/get"
+        ? params?.name
+        : TASK_ROUTED_METHODS.has(method)
+          ? params?.taskId
+          : undefined;
   if (typeof name === "string") headers["Mcp-Name"] = encodeHeaderValue(name);
   if (method === "tools/call" && toolParams) {
     const args = params?.arguments;

@@ -2,10 +2,10 @@
  * Checked structured output (server/tools, "Output Schema"): a tool that declares an
  * `outputSchema` must return `structuredContent` that conforms to it, and the client checks it.
  *
- * The schemas are those of the latest tool list: every `listTools()` (or page) is remembered
- * here, a tool not seen yet is listed on demand, and a list-changed notification or a
- * reconnection (the server may have changed while it was away) forgets them all. Each tool's
- * schema is compiled once and kept until its tool list changes.
+ * The schemas are those of the latest tool list, kept by the client's `ToolCatalog` (listed on
+ * demand for a tool not seen yet, forgotten on a list change or a reconnection: the server may
+ * have changed while it was away). Each tool's schema is compiled once and kept until its tool
+ * list changes.
  *
  * The validator, `@cfworker/json-schema`, is imported on the first check only, so that importing
  * mcpwire costs nothing for it (see the README's runtime dependencies for why this one). Only
@@ -16,6 +16,7 @@ import type * as JsonSchemaValidator from "@cfworker/json-schema";
 import type { OutputUnit, Schema, SchemaDraft, ValidationResult } from "@cfworker/json-schema";
 import { McpTransportError } from "../errors.js";
 import type { CallToolResult, Tool } from "../protocol/schemas.js";
+import type { ToolCatalog } from "./tool-catalog.js";
 
 type ValidatorModule = typeof JsonSchemaValidator;
 
@@ -74,42 +75,28 @@ const BY_SUBSCHEMA = new Set([
 
 const MAX_PATH_CHARS = 120;
 
-/** The output schemas of one client's tools, and their compiled checks. */
+/** The output schemas of one client's tools (from its `ToolCatalog`), and their compiled checks. */
 export class OutputSchemas {
-  /** Tool name → its `outputSchema`, or null for a tool without one, from the latest listings. */
-  private readonly declared = new Map<string, JsonSchema | null>();
   private readonly compiled = new Map<string, Compiled>();
-  /** Whether a whole listing came since the last change: a tool it does not name has no schema. */
-  private complete = false;
-  private listing: Promise<readonly Tool[]> | undefined;
-  private changes = 0;
 
-  /** Counts list changes: a listing that started before one is not remembered. */
-  get generation(): number {
-    return this.changes;
-  }
+  constructor(private readonly catalog: ToolCatalog) {}
 
   /**
-   * A listing returned: the latest word on the tools it names (all of them when `whole`). A
-   * compiled schema is kept for a tool whose schema reads the same as before.
+   * A listing was remembered in the catalog: a compiled check is kept for a tool whose schema
+   * reads the same as before, and dropped for the others (and, after a whole listing, for tools
+   * it no longer names).
    */
-  remember(tools: readonly Tool[], whole: boolean, generation: number): void {
-    if (generation !== this.changes) return;
+  refresh(tools: readonly Tool[], whole: boolean): void {
     if (whole) {
       const named = new Set(tools.map((tool) => tool.name));
-      for (const name of [...this.declared.keys()]) {
-        if (!named.has(name)) this.declared.delete(name);
-      }
       for (const name of [...this.compiled.keys()]) {
         if (!named.has(name)) this.compiled.delete(name);
       }
-      this.complete = true;
     }
     for (const tool of tools) {
-      const schema = (tool.outputSchema as JsonSchema | undefined) ?? null;
-      this.declared.set(tool.name, schema);
       const compiled = this.compiled.get(tool.name);
       if (!compiled) continue;
+      const schema = (tool.outputSchema as JsonSchema | undefined) ?? null;
       if (schema !== null && JSON.stringify(schema) === compiled.text) compiled.schema = schema;
       else this.compiled.delete(tool.name);
     }
@@ -117,24 +104,7 @@ export class OutputSchemas {
 
   /** The server's tool list changed, or the client reconnected: every schema and compiled check is stale. */
   forget(): void {
-    this.changes++;
-    this.declared.clear();
     this.compiled.clear();
-    this.complete = false;
-  }
-
-  /**
-   * The output schema of `name`, or null when it has none. Without a whole listing since the
-   * last change, the tools are listed first with `list` (one listing shared by concurrent callers).
-   */
-  async schemaOf(name: string, list: () => Promise<readonly Tool[]>): Promise<JsonSchema | null> {
-    const known = this.declared.get(name);
-    if (known !== undefined || this.complete) return known ?? null;
-    this.listing ??= list().finally(() => {
-      this.listing = undefined;
-    });
-    const tools = await this.listing;
-    return (tools.find((tool) => tool.name === name)?.outputSchema as JsonSchema | undefined) ?? null;
   }
 
   /**
@@ -149,7 +119,7 @@ export class OutputSchemas {
     let compiled = this.compiled.get(name);
     if (compiled?.schema !== schema) {
       compiled = compile(validator, schema);
-      if (this.declared.get(name) === schema) this.compiled.set(name, compiled);
+      if (this.catalog.known(name)?.outputSchema === schema) this.compiled.set(name, compiled);
     }
     if (compiled.unusable !== undefined) throw failure(`${label}: the tool's outputSchema ${compiled.unusable} (${where})`);
     let checked: ValidationResult;

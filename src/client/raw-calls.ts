@@ -11,6 +11,7 @@
  */
 import { Method, Notification } from "../protocol/methods.js";
 import { ModernMethod } from "../protocol/modern.js";
+import { TaskMethod } from "../protocol/tasks.js";
 
 /** Requests refused by `request()`, with what to use instead. */
 const OWNED_REQUESTS: ReadonlyMap<string, string> = new Map([
@@ -29,6 +30,11 @@ const OWNED_REQUESTS: ReadonlyMap<string, string> = new Map([
   [Method.promptsGet, "use client.getPrompt(name, args)"],
   [Method.completionComplete, "use client.complete(ref, argument)"],
   [Method.loggingSetLevel, "use client.setLoggingLevel(level)"],
+  [TaskMethod.get, "use client.task(id).status()"],
+  [TaskMethod.result, "use client.task(id).result(), or callTool(), which waits for the task"],
+  [TaskMethod.update, "use client.task(id).result(), which answers the task's questions through options.handlers"],
+  [TaskMethod.cancel, "use client.task(id).cancel()"],
+  [TaskMethod.list, "use client.listTasks() or client.listTasksPage()"],
   [Method.samplingCreateMessage, "the server sends it to the client; answer it with options.handlers.sampling"],
   [Method.elicitationCreate, "the server sends it to the client; answer it with options.handlers.elicitation"],
   [Method.rootsList, "the server sends it to the client; answer it with options.handlers.roots"],

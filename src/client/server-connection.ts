@@ -27,6 +27,7 @@ import { ModernEra } from "./modern-era.js";
 import { reconnectDelay, resolveReconnect, type ReconnectPolicy } from "./reconnect.js";
 import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
 import { withUrlElicitations } from "./url-elicitation.js";
+import { withTasksExtension } from "./tasks/task-support.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -226,7 +227,8 @@ export class ServerConnection {
       legacy: { clientInfo, capabilities, timeoutMs: limits.timeoutMs },
       modern: {
         clientInfo,
-        capabilities: capabilitiesFor(this.handlers, this.options.capabilities, "modern"),
+        // callTool follows a task whenever a modern server answers with one: the extension is declared.
+        capabilities: withTasksExtension(capabilitiesFor(this.handlers, this.options.capabilities, "modern")),
         handlers: this.handlers,
         mirrorsHeaders: transport.kind === "streamable-http",
         server: transport.description,

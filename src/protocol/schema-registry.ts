@@ -8,15 +8,16 @@
  */
 import type * as CoreSchemas from "./schemas.js";
 import type * as ModernSchemas from "./modern-schemas.js";
+import type * as TaskSchemas from "./task-schemas.js";
 
-export type Schemas = typeof CoreSchemas & typeof ModernSchemas;
+export type Schemas = typeof CoreSchemas & typeof ModernSchemas & typeof TaskSchemas;
 
 let loaded: Schemas | undefined;
 let loading: Promise<Schemas> | undefined;
 
 export function loadSchemas(): Promise<Schemas> {
-  loading ??= Promise.all([import("./schemas.js"), import("./modern-schemas.js")]).then(([core, modern]) => {
-    loaded = { ...core, ...modern };
+  loading ??= Promise.all([import("./schemas.js"), import("./modern-schemas.js"), import("./task-schemas.js")]).then(([core, modern, tasks]) => {
+    loaded = { ...core, ...modern, ...tasks };
     return loaded;
   });
   return loading;

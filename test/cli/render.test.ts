@@ -7,6 +7,7 @@ import {
   formatBytes,
   progressLine,
   renderContentBlock,
+  taskStatusLine,
   renderPrompt,
   renderResourceContents,
   renderToolResult,
@@ -156,6 +157,18 @@ describe("the progress line", () => {
     display.clear();
     display.clear();
     expect(written).toEqual(["\r\u001b[2K[##########----------] 1/2 50%", "\r\u001b[2K"]);
+  });
+
+  it("shows a task's status and message, one line, cut to fit", () => {
+    const state = { taskId: "t", status: "input_required" as const, createdAt: "", lastUpdatedAt: "", ttlMs: null };
+    expect(taskStatusLine(state, 80)).toBe("task input required");
+    expect(taskStatusLine({ ...state, status: "working", statusMessage: "Gathering\nsources\u001b[31m..." }, 80)).toBe("task working: Gathering sources[31m...");
+    expect([...taskStatusLine({ ...state, statusMessage: "x".repeat(200) }, 30)]).toHaveLength(29);
+    const written: string[] = [];
+    const display = ProgressDisplay.on({ isTTY: true, columns: 50, write: (text: string) => written.push(text) })!;
+    display.updateTask({ ...state, status: "working", statusMessage: "Analyzing content..." });
+    display.clear();
+    expect(written).toEqual(["\r\u001b[2Ktask working: Analyzing content...", "\r\u001b[2K"]);
   });
 
   it("is never drawn when the stream is not a terminal", () => {

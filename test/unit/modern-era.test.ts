@@ -21,7 +21,8 @@ describe("the modern era (2026-07-28)", () => {
     const [discover, first, second] = transport.requests();
     expect(meta(discover!)).toEqual({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { roots: { listChanged: true } },
+      // The tasks extension is declared too: callTool follows a task whenever the server answers with one.
+      "io.modelcontextprotocol/clientCapabilities": { roots: { listChanged: true }, extensions: { "io.modelcontextprotocol/tasks": {} } },
       "io.modelcontextprotocol/clientInfo": { name: "agent", version: "2.0.0" },
     });
     expect(meta(first!)["io.modelcontextprotocol/logLevel"]).toBeUndefined();

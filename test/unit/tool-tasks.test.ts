@@ -1,0 +1,258 @@
+/**
+ * Tool tasks against scripted servers (RecordingTransport): what goes on the wire, and each
+ * failure path. 2025-11-25: basic/utilities/tasks; 2026-07-28: the tasks extension.
+ */
+import { describe, expect, it } from "vitest";
+import { RecordingTransport, connect, type ElicitResult, type Progress, type ScriptContext } from "../../src/index.js";
+import { modernHeaders } from "../../src/client/modern-headers.js";
+import { MIN_TASK_POLL_INTERVAL_MS, pollDelay } from "../../src/client/tasks/task-timing.js";
+import { failure } from "../helpers/failure.js";
+
+const TASKS = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+const STAMP = { createdAt: "2025-11-25T10:00:00Z", lastUpdatedAt: "2025-11-25T10:00:00Z", ttl: 60_000 };
+
+function tool(name: string, taskSupport?: "forbidden" | "optional" | "required") {
+  return { name, inputSchema: { type: "object" }, ...(taskSupport === undefined ? {} : { execution: { taskSupport } }) };
+}
+
+function task(status: string, extra: Record<string, unknown> = {}) {
+  return { taskId: "task-1", status, ...STAMP, pollInterval: 10, ...extra };
+}
+
+const done = { content: [{ type: "text", text: "done" }], _meta: { "io.modelcontextprotocol/related-task": { taskId: "task-1" } } };
+
+/** A legacy server whose `job` tool requires a task, and whose tasks/get answers from `polls`, then completed. */
+function legacyServer(script: Record<string, unknown> = {}, polls: Record<string, unknown>[] = [], capabilities: Record<string, unknown> = { tools: {}, tasks: TASKS }) {
+  const answers = [...polls];
+  return new RecordingTransport(
+    {
+      "tools/list": { tools: [tool("job", "required"), tool("maybe", "optional"), tool("never", "forbidden"), tool("bare")] },
+      "tools/call": (params: Record<string, unknown>) => (params.task === undefined ? { content: [{ type: "text", text: "plain" }] } : { task: task("working") }),
+      "tasks/get": () => answers.shift() ?? task("completed"),
+      "tasks/result": done,
+      "tasks/cancel": task("cancelled"),
+      ...script,
+    } as never,
+    { capabilities },
+  );
+}
+
+describe("2025-11-25: which calls run as tasks", () => {
+  it("a required tool's call carries params.task (with the ttl asked for), then tasks/get, then tasks/result", async () => {
+    const transport = legacyServer();
+    await using client = await connect(transport);
+    expect((await client.callTool("job", { a: 1 })).content).toEqual([{ type: "text", text: "done" }]);
+    expect(transport.requests("tools/call")[0]!.params).toMatchObject({ name: "job", arguments: { a: 1 }, task: {} });
+    expect(transport.requests("tasks/get")[0]!.params).toEqual({ taskId: "task-1" });
+    expect(transport.requests("tasks/result")[0]!.params).toEqual({ taskId: "task-1" });
+    await client.callTool("maybe", {}, { task: { ttlMs: 5_000 } });
+    expect(transport.requests("tools/call")[1]!.params).toMatchObject({ name: "maybe", task: { ttl: 5_000 } });
+    // The client runs no tasks of its own here: it declares no tasks capability for them.
+    expect(transport.requests("initialize")[0]!.params!.capabilities).toEqual({});
+  });
+
+  it("an optional tool runs plainly unless asked; a tool without taskSupport, or forbidden, is refused before anything is sent", async () => {
+    const transport = legacyServer();
+    await using client = await connect(transport);
+    expect((await client.callTool("maybe")).content).toEqual([{ type: "text", text: "plain" }]);
+    expect(transport.requests("tools/call")[0]!.params!.task).toBeUndefined();
+    for (const name of ["never", "bare", "missing"]) {
+      const error = await failure(client.callTool(name, {}, { task: true }));
+      expect(error).toMatchObject({ reason: "PROTOCOL", kind: "task_unsupported", method: "tools/call" });
+    }
+    expect((await failure(client.callTool("missing", {}, { task: true }))).message).toContain("the server's tool list has no tool of that name");
+    expect(transport.requests("tools/call")).toHaveLength(1);
+  });
+
+  it("never augments a call to a server without tasks.requests.tools.call, and refuses { task: true } there without listing", async () => {
+    const transport = legacyServer({}, [], { tools: {} });
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("job", {}, { task: true }));
+    expect(error.kind).toBe("task_unsupported");
+    expect(error.message).toContain("its capabilities have no tasks.requests.tools.call");
+    expect(transport.requests()).toHaveLength(1); // initialize only
+    expect((await client.callTool("job")).content).toEqual([{ type: "text", text: "plain" }]);
+    expect(transport.requests("tools/call")[0]!.params!.task).toBeUndefined();
+  });
+
+  it("refuses a task option that is not one, naming what is taken", async () => {
+    await using client = await connect(legacyServer());
+    await expect(client.callTool("job", {}, { task: "yes" as never })).rejects.toThrow(/"task" must be true, false or \{ ttlMs \}/);
+    await expect(client.callTool("job", {}, { task: { ttl: 5 } as never })).rejects.toThrow(/unknown key "task.ttl"; a task request takes ttlMs only/);
+    await expect(client.callTool("job", {}, { task: { ttlMs: -1 } })).rejects.toThrow(/"task.ttlMs" must be a whole number/);
+  });
+
+  it("an answer to an augmented call that is the result itself is taken as it is", async () => {
+    const transport = legacyServer({ "tools/call": { content: [{ type: "text", text: "at once" }] } });
+    await using client = await connect(transport);
+    expect((await client.callTool("job")).content).toEqual([{ type: "text", text: "at once" }]);
+    expect(transport.requests("tasks/get")).toHaveLength(0);
+  });
+});
+
+describe("2025-11-25: waiting for a task", () => {
+  it("waits at least the server's pollInterval between polls, and at least the floor for a 0", async () => {
+    for (const [interval, least] of [
+      [150, 150],
+      [0, MIN_TASK_POLL_INTERVAL_MS],
+    ] as const) {
+      const times: number[] = [];
+      const polls = [task("working", { pollInterval: interval }), task("working", { pollInterval: interval })];
+      const transport = legacyServer({
+        "tools/call": { task: task("working", { pollInterval: interval }) },
+        "tasks/get": () => {
+          times.push(performance.now());
+          return polls.shift() ?? task("completed");
+        },
+      });
+      await using client = await connect(transport);
+      await client.callTool("job");
+      expect(times).toHaveLength(3);
+      // Timers may fire a millisecond early; the load of a busy machine only makes the gaps longer.
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(least - 2);
+    }
+    expect(pollDelay(undefined, 60_000)).toBe(1_000);
+    expect(pollDelay({ pollIntervalMs: 5_000 } as never, 300)).toBe(300);
+  });
+
+  it("follows notifications/tasks/status: a wait woken by one needs no poll", async () => {
+    const transport = legacyServer({
+      "tools/call": (_params: Record<string, unknown>, { transport: server }: ScriptContext) => {
+        setTimeout(() => server.notify("notifications/tasks/status", task("completed", { pollInterval: 600_000 })), 20);
+        return { task: task("working", { pollInterval: 600_000 }) };
+      },
+    });
+    await using client = await connect(transport, { timeoutMs: 120_000 });
+    const statuses: string[] = [];
+    await client.callTool("job", {}, { onTaskStatus: (state) => statuses.push(state.status) });
+    expect(statuses).toEqual(["working", "completed"]);
+    expect(transport.requests("tasks/get")).toHaveLength(0);
+  });
+
+  it("hears the task's progress after creation on the call's own progress token", async () => {
+    const transport = legacyServer({
+      "tools/call": (params: Record<string, unknown>, { transport: server }: ScriptContext) => {
+        const token = (params._meta as { progressToken: number }).progressToken;
+        setTimeout(() => {
+          server.notify("notifications/progress", { progressToken: token, progress: 1, total: 2, message: "half" });
+          server.notify("notifications/tasks/status", task("completed"));
+        }, 20);
+        return { task: task("working", { pollInterval: 600_000 }) };
+      },
+    });
+    await using client = await connect(transport, { timeoutMs: 120_000 });
+    const heard: Progress[] = [];
+    await client.callTool("job", {}, { onProgress: (progress) => heard.push(progress) });
+    expect(heard).toEqual([{ progress: 1, total: 2, message: "half" }]);
+  });
+
+  it("a task that ends cancelled (not by this call) fails with task_cancelled, and is not cancelled again", async () => {
+    const transport = legacyServer({}, [task("cancelled")]);
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("job"));
+    expect(error).toMatchObject({ reason: "PROTOCOL", kind: "task_cancelled" });
+    expect(transport.requests("tasks/cancel")).toHaveLength(0);
+  });
+
+  it("a failed task's JSON-RPC error from tasks/result is the call's failure (server_error, the server's words kept apart)", async () => {
+    const transport = legacyServer({ "tasks/result": RecordingTransport.error(-32603, "secret server words") }, [task("failed")]);
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("job"));
+    expect(error).toMatchObject({ kind: "server_error", code: -32603, serverMessage: "secret server words" });
+    expect(error.message).not.toContain("secret server words");
+    expect(transport.requests("tasks/cancel")).toHaveLength(0);
+  });
+
+  it("a CreateTaskResult that is not one is a PROTOCOL failure naming the field", async () => {
+    const transport = legacyServer({ "tools/call": { task: { taskId: 7, status: "working" } } });
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("job"));
+    expect(error.reason).toBe("PROTOCOL");
+    expect(error.message).toContain('callTool "job" returned a result that does not match the MCP schema at task.taskId');
+  });
+
+  it("a poll answered badly fails the call, and the task is cancelled (best effort)", async () => {
+    const transport = legacyServer({}, [{ taskId: "task-1", status: "sleeping" }]);
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("job"));
+    expect(error.reason).toBe("PROTOCOL");
+    expect(error.message).toContain('callTool "job", task "task-1": tasks/get returned a result that does not match the MCP schema at status');
+    expect(transport.requests("tasks/cancel").map((request) => request.params)).toEqual([{ taskId: "task-1" }]);
+  });
+
+  it("sends no tasks/cancel to a server without tasks.cancel", async () => {
+    const transport = legacyServer({}, [task("working", { pollInterval: 600_000 })], { tools: {}, tasks: { requests: { tools: { call: {} } } } });
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("job", {}, { timeoutMs: 100 }));
+    expect(error.reason).toBe("TIMEOUT");
+    expect(transport.requests("tasks/cancel")).toHaveLength(0);
+    // The handle says why it cannot cancel, and listing is refused for want of tasks.list.
+    expect((await failure(client.task("task-1").cancel())).kind).toBe("task_unsupported");
+    expect((await failure(client.listTasks())).message).toContain("the server does not list tasks (its capabilities have no tasks.list)");
+  });
+
+  it("answers a question of an input_required task through the handlers; the answer names the task in _meta", async () => {
+    let answer: Record<string, unknown> | undefined;
+    const transport = legacyServer(
+      {
+        "tasks/result": async (_params: Record<string, unknown>, { transport: server }: ScriptContext) => {
+          answer = await server.request("elicitation/create", {
+            message: "Which one?",
+            requestedSchema: { type: "object", properties: { pick: { type: "string" } } },
+            _meta: { "io.modelcontextprotocol/related-task": { taskId: "task-1" } },
+          });
+          return done;
+        },
+      },
+      [task("input_required")],
+    );
+    await using client = await connect(transport, { handlers: { elicitation: (): ElicitResult => ({ action: "accept", content: { pick: "b" } }) } });
+    expect((await client.callTool("job")).content).toEqual([{ type: "text", text: "done" }]);
+    expect(answer).toEqual({ action: "accept", content: { pick: "b" }, _meta: { "io.modelcontextprotocol/related-task": { taskId: "task-1" } } });
+  });
+
+  it("tasks/* methods are refused on the raw path, naming the typed call", async () => {
+    await using client = await connect(legacyServer());
+    await expect(client.request("tasks/get", { taskId: "task-1" })).rejects.toThrow(/use client.task\(id\).status\(\)/);
+    await expect(client.request("tasks/list")).rejects.toThrow(/use client.listTasks\(\)/);
+    expect(() => client.task("")).toThrow(/the task id must be a non-empty string/);
+  });
+});
+
+describe("2026-07-28: the tasks extension", () => {
+  const created = { resultType: "task", taskId: "t-1", status: "working", ...STAMP, ttl: undefined, ttlMs: 60_000, pollIntervalMs: 10 };
+
+  it("declares the extension in every request's capabilities, and polls tasks/get to the inlined result", async () => {
+    const polls = [{ ...created, resultType: "complete" }];
+    const transport = new RecordingTransport(
+      {
+        "tools/list": { tools: [tool("job")] },
+        "tools/call": created,
+        "tasks/get": () => polls.shift() ?? { ...created, resultType: "complete", status: "completed", result: { content: [{ type: "text", text: "ok" }] } },
+      } as never,
+      { era: "modern", capabilities: { tools: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } },
+    );
+    await using client = await connect(transport);
+    expect((await client.callTool("job")).content).toEqual([{ type: "text", text: "ok" }]);
+    for (const request of transport.requests()) {
+      const meta = request.params!._meta as Record<string, { extensions?: Record<string, unknown> }>;
+      expect(meta["io.modelcontextprotocol/clientCapabilities"]!.extensions).toEqual({ "io.modelcontextprotocol/tasks": {} });
+    }
+    expect(transport.requests("tools/call")[0]!.params!.task).toBeUndefined();
+  });
+
+  it("refuses { task: true } with a server that does not declare the extension, before anything is sent", async () => {
+    const transport = new RecordingTransport({ "tools/list": { tools: [tool("job")] }, "tools/call": created } as never, { era: "modern" });
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("job", {}, { task: true }));
+    expect(error.kind).toBe("task_unsupported");
+    expect(error.message).toContain("the server does not declare the tasks extension (io.modelcontextprotocol/tasks)");
+    expect(transport.requests("tools/call")).toHaveLength(0);
+  });
+
+  it("routes tasks/get, tasks/update and tasks/cancel by the task id over HTTP (Mcp-Name)", () => {
+    for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
+      expect(modernHeaders(method, { taskId: "t 1" }, undefined)).toEqual({ "Mcp-Method": method, "Mcp-Name": "t 1" });
+    }
+  });
+});
