@@ -68,7 +68,7 @@ describe("options.handlers: the forms each handler takes", () => {
     });
     await client.listTools();
     const meta = transport.requests("tools/list")[0]!.params!._meta as Record<string, unknown>;
-    expect(meta["io.modelcontextprotocol/clientCapabilities"]).toEqual({ sampling: { tools: {} }, elicitation: { form: {}, url: {} } });
+    expect(meta["io.modelcontextprotocol/clientCapabilities"]).toEqual({ sampling: { tools: {} }, elicitation: { form: {}, url: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
   });
 });
 

@@ -261,6 +261,6 @@ describe("client tasks: where they apply", () => {
     const result = await client.callTool("draft", {}, { validateOutput: false });
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(answer);
     const capabilities = transport.requests("tools/call")[0]!.params!._meta as Record<string, Record<string, unknown>>;
-    expect(capabilities["io.modelcontextprotocol/clientCapabilities"]).toEqual({ sampling: {}, elicitation: { form: {} } });
+    expect(capabilities["io.modelcontextprotocol/clientCapabilities"]).toEqual({ sampling: {}, elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
   });
 });
