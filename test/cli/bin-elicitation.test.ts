@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
-import { BIN, FIXTURES, ROOT, commandLine, runBin } from "./helpers.js";
+import { BIN, EVERYTHING_SERVER, FIXTURES, ROOT, commandLine, runBin } from "./helpers.js";
 
 const SERVER = commandLine(process.execPath, "--import", "tsx", `${FIXTURES}url-elicitation-server.ts`, "stdio");
 /** util-linux `script`, which runs a command on a new pseudo-terminal. */
@@ -50,6 +50,17 @@ describe.skipIf(!hasScript)("mcpwire on a pseudo-terminal", () => {
     await run.type("Enter to send them, e to edit, d to decline, c to cancel: ", "\r");
     expect(await run.code).toBe(ExitCode.OK);
     expect(run.screen()).toContain('answered accept {"name":"Ada","age":36,"color":"g"}');
+  });
+
+  it("a task's clarifying question (server-everything's simulate-research-query) is asked on the terminal, and the report follows the answer", async () => {
+    const run = onTerminal(["call", EVERYTHING_SERVER, "simulate-research-query", "topic=python", "ambiguous=true"]);
+    await run.type("Enter to answer, d to decline, c to cancel: ", "\r");
+    await run.type("2) Python snake species", "2\r");
+    await run.type("Enter to send them, e to edit, d to decline, c to cancel: ", "\r");
+    expect(await run.code).toBe(ExitCode.OK);
+    // The report names the value chosen (the second of the choices), which only the answer carries.
+    expect(run.screen()).toContain("# Research Report: python (snake)");
+    expect(run.screen()).toContain("- **Clarification**: snake");
   });
 
   it("Ctrl-C during a question interrupts the run (exit 130): the terminal stays in its line mode", async () => {

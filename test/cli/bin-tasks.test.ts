@@ -51,7 +51,7 @@ describe("mcpwire call on a tool that runs as a task", () => {
     const { code, stdout } = await runBin(["call", EVERYTHING_SERVER, "simulate-research-query", "topic=zig", "ambiguous=true", "--json"]);
     expect(code).toBe(ExitCode.OK);
     const result = JSON.parse(stdout) as { content: { text: string }[]; _meta: Record<string, { taskId: string }> };
-    // No question handler on the command line yet: the server asks nothing of a client that cannot answer.
+    // Without a terminal the bin declares no elicitation: the server asks nothing of a client that cannot answer.
     expect(result.content[0]!.text).toContain("# Research Report: zig\n");
     expect(result._meta["io.modelcontextprotocol/related-task"]!.taskId).toMatch(/^\S+$/);
   });
