@@ -1,11 +1,15 @@
 /**
  * @modelcontextprotocol/server-everything as a child process on 127.0.0.1 (test/fixtures/everything-http.mjs),
- * in its Streamable HTTP mode or its legacy HTTP+SSE one, reached once it says it listens.
+ * in its Streamable HTTP mode or its legacy HTTP+SSE one, reached once it says it listens; and
+ * the script that runs it over stdio.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const fixture = fileURLToPath(new URL("../fixtures/everything-http.mjs", import.meta.url));
+
+/** The server's script: `node <EVERYTHING_ENTRY> stdio` serves it over stdio. */
+export const EVERYTHING_ENTRY = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
 /** How long the server may take to start on a loaded machine. */
 export const EVERYTHING_START_TIMEOUT_MS = 20_000;
