@@ -5,20 +5,11 @@
  * (`elicitation/create` in URL mode) and by error (-32042, then the request sent again),
  * `trigger-elicitation-request` (form mode), `trigger-sampling-request`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connect, type ConnectOptions, type UrlElicitationRequest } from "../../src/index.js";
-import { EVERYTHING_ENTRY, EVERYTHING_START_TIMEOUT_MS, startEverything, type EverythingServer } from "../helpers/everything-fixture.js";
+import { EVERYTHING_ENTRY, useEverythingHttp } from "../helpers/everything-fixture.js";
 
-let streamable: EverythingServer | undefined;
-let sse: EverythingServer | undefined;
-
-beforeAll(async () => {
-  [streamable, sse] = await Promise.all([startEverything("streamableHttp"), startEverything("sse")]);
-}, EVERYTHING_START_TIMEOUT_MS + 5_000);
-
-afterAll(async () => {
-  await Promise.all([streamable?.stop(), sse?.stop()]);
-});
+const everything = useEverythingHttp();
 
 function allText(result: { content: unknown[] }): string {
   return result.content.map((block) => (block as { text?: string }).text ?? "").join("\n");
@@ -26,8 +17,8 @@ function allText(result: { content: unknown[] }): string {
 
 describe.each([
   ["stdio", () => `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_ENTRY)} stdio`],
-  ["Streamable HTTP", () => `${streamable!.origin}/mcp`],
-  ["HTTP+SSE", () => `${sse!.origin}/sse`],
+  ["Streamable HTTP", everything.streamableHttp],
+  ["HTTP+SSE", everything.sse],
 ])("server-everything's elicitation and sampling tools over %s", (_, target) => {
   const open = (options: ConnectOptions = {}) => connect(target(), { timeoutMs: 20_000, ...options });
 

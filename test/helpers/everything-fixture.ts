@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 
 const fixture = fileURLToPath(new URL("../fixtures/everything-http.mjs", import.meta.url));
 
@@ -48,4 +49,28 @@ export function startEverything(mode: "streamableHttp" | "sse"): Promise<Everyth
       reject(new Error(`server-everything exited with ${code}`));
     });
   });
+}
+
+/** Where a test file reaches server-everything over HTTP, once its servers started. */
+export interface EverythingUrls {
+  /** The Streamable HTTP endpoint, `<origin>/mcp`. */
+  streamableHttp(): string;
+  /** The legacy HTTP+SSE endpoint, `<origin>/sse`. */
+  sse(): string;
+}
+
+/**
+ * Starts server-everything in both HTTP modes before the calling file's tests and stops both
+ * after them. Call it at the top level of a test file.
+ */
+export function useEverythingHttp(): EverythingUrls {
+  let streamable: EverythingServer | undefined;
+  let sse: EverythingServer | undefined;
+  beforeAll(async () => {
+    [streamable, sse] = await Promise.all([startEverything("streamableHttp"), startEverything("sse")]);
+  }, EVERYTHING_START_TIMEOUT_MS + 5_000);
+  afterAll(async () => {
+    await Promise.all([streamable?.stop(), sse?.stop()]);
+  });
+  return { streamableHttp: () => `${streamable!.origin}/mcp`, sse: () => `${sse!.origin}/sse` };
 }

@@ -4,28 +4,19 @@
  * "required"`, four stages of a second each, a clarifying elicitation when `ambiguous` and the
  * client can elicit), over stdio, Streamable HTTP and the legacy HTTP+SSE transport.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connect, McpTransportError, type ClientOptions, type ConnectTarget, type ElicitationRequest, type TaskState } from "../../src/index.js";
-import { EVERYTHING_ENTRY, EVERYTHING_START_TIMEOUT_MS, startEverything, type EverythingServer } from "../helpers/everything-fixture.js";
+import { EVERYTHING_ENTRY, useEverythingHttp } from "../helpers/everything-fixture.js";
 import { failure, rejection } from "../helpers/failure.js";
 
 const RESEARCH = "simulate-research-query";
 
-let streamable: EverythingServer | undefined;
-let sse: EverythingServer | undefined;
-
-beforeAll(async () => {
-  [streamable, sse] = await Promise.all([startEverything("streamableHttp"), startEverything("sse")]);
-}, EVERYTHING_START_TIMEOUT_MS + 5_000);
-
-afterAll(async () => {
-  await Promise.all([streamable?.stop(), sse?.stop()]);
-});
+const everything = useEverythingHttp();
 
 const wires: { name: string; kind: string; target: () => ConnectTarget }[] = [
   { name: "stdio", kind: "stdio", target: () => ({ command: process.execPath, args: [EVERYTHING_ENTRY, "stdio"] }) },
-  { name: "Streamable HTTP", kind: "streamable-http", target: () => `${streamable!.origin}/mcp` },
-  { name: "legacy HTTP+SSE", kind: "sse", target: () => `${sse!.origin}/sse` },
+  { name: "Streamable HTTP", kind: "streamable-http", target: everything.streamableHttp },
+  { name: "legacy HTTP+SSE", kind: "sse", target: everything.sse },
 ];
 
 /** A clarification, as a person choosing one of the server's interpretations would give it. */
