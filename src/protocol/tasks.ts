@@ -46,6 +46,13 @@ export function isTerminalStatus(status: string): boolean {
   return TERMINAL_TASK_STATUSES.has(status);
 }
 
+/**
+ * The revisions in which a server may ask the client to run a request (`sampling/createMessage`,
+ * `elicitation/create`) as a task. The 2026-07-28 extension has only servers host tasks, since no
+ * server request may stand outside a client's request there.
+ */
+export const CLIENT_TASK_REVISIONS: readonly string[] = ["2025-11-25"];
+
 export type {
   TaskStatusName,
   Task,

@@ -6,15 +6,13 @@
  * server of our own on the official SDK v1 that cancels a task and fills the client's store.
  */
 import type { ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HANDLER_TASK_LIMITS, connect, type ClientHandlers, type ConnectOptions } from "../../src/index.js";
-import { startEverything, type EverythingServer } from "../helpers/everything-fixture.js";
+import { EVERYTHING_ENTRY, startEverything, type EverythingServer } from "../helpers/everything-fixture.js";
 import { startHttpFixture } from "../helpers/http-fixture.js";
 
 const node = JSON.stringify(process.execPath);
-const everythingEntry = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
-const everythingStdio = `${node} ${JSON.stringify(everythingEntry)} stdio`;
+const everythingStdio = `${node} ${JSON.stringify(EVERYTHING_ENTRY)} stdio`;
 const ownStdio = `${node} --import tsx test/fixtures/client-tasks-server.ts stdio`;
 
 let everythingHttp: EverythingServer;

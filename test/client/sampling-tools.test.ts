@@ -5,29 +5,13 @@
  * of the next round; a client that did not declare tools, or a conversation that breaks the
  * "Message Content Constraints", is answered -32602 before the handler runs.
  */
-import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connect, type ConnectOptions, type CreateMessageParams, type SamplingHandler } from "../../src/index.js";
-import { startHttpFixture } from "../helpers/http-fixture.js";
+import { textOf, useUrlElicitationServer } from "../helpers/url-elicitation-fixture.js";
 
-const stdioServer = `${JSON.stringify(process.execPath)} --import tsx test/fixtures/url-elicitation-server.ts stdio`;
+const wires = useUrlElicitationServer();
 
-let http: { url: string; child: ChildProcess };
-beforeAll(async () => {
-  http = await startHttpFixture("test/fixtures/url-elicitation-server.ts", "http");
-});
-afterAll(() => {
-  http.child.kill("SIGTERM");
-});
-
-function textOf(result: { content: unknown[] }): string {
-  return (result.content[0] as { text: string }).text;
-}
-
-describe.each([
-  ["stdio", () => stdioServer],
-  ["Streamable HTTP", () => http.url],
-])("sampling with tools over %s", (_, target) => {
+describe.each(wires)("sampling with tools over %s", (_, target) => {
   const open = (options: ConnectOptions = {}) => connect(target(), { timeoutMs: 20_000, ...options });
 
   it("declares sampling.tools for { createMessage, tools: true }, and plain sampling for a function", async () => {

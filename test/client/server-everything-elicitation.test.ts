@@ -5,66 +5,20 @@
  * (`elicitation/create` in URL mode) and by error (-32042, then the request sent again),
  * `trigger-elicitation-request` (form mode), `trigger-sampling-request`.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connect, type ConnectOptions, type UrlElicitationRequest } from "../../src/index.js";
+import { EVERYTHING_ENTRY, useEverythingHttp } from "../helpers/everything-fixture.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const entry = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
-const fixture = fileURLToPath(new URL("../fixtures/everything-http.mjs", import.meta.url));
-/** How long the server may take to start on a loaded machine. */
-const START_TIMEOUT_MS = 20_000;
-
-const children: ChildProcess[] = [];
-let streamableUrl = "";
-let sseUrl = "";
-
-/** server-everything in an HTTP mode on 127.0.0.1; resolves with its origin once it listens. */
-function startHttp(mode: "streamableHttp" | "sse"): Promise<string> {
-  const child = spawn(process.execPath, [fixture, mode], { stdio: ["ignore", "ignore", "pipe"] });
-  children.push(child);
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server-everything did not start")), START_TIMEOUT_MS);
-    let seen = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString("utf8");
-      const match = /mcpwire-fixture listening (\d+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${match[1]}`);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server-everything exited with ${code}`)));
-  });
-}
-
-beforeAll(async () => {
-  const [streamable, sse] = await Promise.all([startHttp("streamableHttp"), startHttp("sse")]);
-  streamableUrl = `${streamable}/mcp`;
-  sseUrl = `${sse}/sse`;
-}, START_TIMEOUT_MS + 5_000);
-
-afterAll(async () => {
-  await Promise.all(
-    children
-      .filter((child) => child.exitCode === null)
-      .map((child) => {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGKILL");
-        return exited;
-      }),
-  );
-});
+const everything = useEverythingHttp();
 
 function allText(result: { content: unknown[] }): string {
   return result.content.map((block) => (block as { text?: string }).text ?? "").join("\n");
 }
 
 describe.each([
-  ["stdio", () => `${JSON.stringify(process.execPath)} ${JSON.stringify(entry)} stdio`],
-  ["Streamable HTTP", () => streamableUrl],
-  ["HTTP+SSE", () => sseUrl],
+  ["stdio", () => `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_ENTRY)} stdio`],
+  ["Streamable HTTP", everything.streamableHttp],
+  ["HTTP+SSE", everything.sse],
 ])("server-everything's elicitation and sampling tools over %s", (_, target) => {
   const open = (options: ConnectOptions = {}) => connect(target(), { timeoutMs: 20_000, ...options });
 

@@ -6,8 +6,7 @@
  * a -32042 error ("URL Elicitation Required Error") runs the listed elicitations through the
  * handler and sends the request once more, and only once.
  */
-import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   connect,
   type ConnectOptions,
@@ -16,29 +15,14 @@ import {
   type UrlElicitationRequest,
 } from "../../src/index.js";
 import { failure } from "../helpers/failure.js";
-import { startHttpFixture } from "../helpers/http-fixture.js";
+import { textOf, useUrlElicitationServer } from "../helpers/url-elicitation-fixture.js";
 
-const stdioServer = `${JSON.stringify(process.execPath)} --import tsx test/fixtures/url-elicitation-server.ts stdio`;
-
-let http: { url: string; child: ChildProcess };
-beforeAll(async () => {
-  http = await startHttpFixture("test/fixtures/url-elicitation-server.ts", "http");
-});
-afterAll(() => {
-  http.child.kill("SIGTERM");
-});
-
-function textOf(result: { content: unknown[] }): string {
-  return (result.content[0] as { text: string }).text;
-}
+const wires = useUrlElicitationServer();
 
 const accept: UrlElicitationHandler = () => ({ action: "accept" });
 const formOnly = () => ({ action: "decline" as const });
 
-describe.each([
-  ["stdio", () => stdioServer],
-  ["Streamable HTTP", () => http.url],
-])("URL-mode elicitation over %s", (_, target) => {
+describe.each(wires)("URL-mode elicitation over %s", (_, target) => {
   const open = (options: ConnectOptions = {}) => connect(target(), { timeoutMs: 20_000, ...options });
 
   it("declares elicitation.url beside form for { form, url }, url alone for { url }, and form alone for a function", async () => {

@@ -1,11 +1,16 @@
 /**
  * @modelcontextprotocol/server-everything as a child process on 127.0.0.1 (test/fixtures/everything-http.mjs),
- * in its Streamable HTTP mode or its legacy HTTP+SSE one, reached once it says it listens.
+ * in its Streamable HTTP mode or its legacy HTTP+SSE one, reached once it says it listens; and
+ * the script that runs it over stdio.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 
 const fixture = fileURLToPath(new URL("../fixtures/everything-http.mjs", import.meta.url));
+
+/** The server's script: `node <EVERYTHING_ENTRY> stdio` serves it over stdio. */
+export const EVERYTHING_ENTRY = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
 /** How long the server may take to start on a loaded machine. */
 export const EVERYTHING_START_TIMEOUT_MS = 20_000;
@@ -44,4 +49,28 @@ export function startEverything(mode: "streamableHttp" | "sse"): Promise<Everyth
       reject(new Error(`server-everything exited with ${code}`));
     });
   });
+}
+
+/** Where a test file reaches server-everything over HTTP, once its servers started. */
+export interface EverythingUrls {
+  /** The Streamable HTTP endpoint, `<origin>/mcp`. */
+  streamableHttp(): string;
+  /** The legacy HTTP+SSE endpoint, `<origin>/sse`. */
+  sse(): string;
+}
+
+/**
+ * Starts server-everything in both HTTP modes before the calling file's tests and stops both
+ * after them. Call it at the top level of a test file.
+ */
+export function useEverythingHttp(): EverythingUrls {
+  let streamable: EverythingServer | undefined;
+  let sse: EverythingServer | undefined;
+  beforeAll(async () => {
+    [streamable, sse] = await Promise.all([startEverything("streamableHttp"), startEverything("sse")]);
+  }, EVERYTHING_START_TIMEOUT_MS + 5_000);
+  afterAll(async () => {
+    await Promise.all([streamable?.stop(), sse?.stop()]);
+  });
+  return { streamableHttp: () => `${streamable!.origin}/mcp`, sse: () => `${sse!.origin}/sse` };
 }

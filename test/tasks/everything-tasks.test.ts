@@ -4,58 +4,19 @@
  * "required"`, four stages of a second each, a clarifying elicitation when `ambiguous` and the
  * client can elicit), over stdio, Streamable HTTP and the legacy HTTP+SSE transport.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { connect, McpTransportError, type ClientOptions, type ConnectTarget, type ElicitationRequest, type TaskState } from "../../src/index.js";
+import { EVERYTHING_ENTRY, useEverythingHttp } from "../helpers/everything-fixture.js";
 import { failure, rejection } from "../helpers/failure.js";
 
-const entry = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
-const fixture = fileURLToPath(new URL("../fixtures/everything-http.mjs", import.meta.url));
-/** How long the server may take to start on a loaded machine. */
-const START_TIMEOUT_MS = 20_000;
 const RESEARCH = "simulate-research-query";
 
-const children: ChildProcess[] = [];
-const origins: Record<"streamableHttp" | "sse", string> = { streamableHttp: "", sse: "" };
-
-function startEverything(mode: "streamableHttp" | "sse"): Promise<string> {
-  const child = spawn(process.execPath, [fixture, mode], { stdio: ["ignore", "ignore", "pipe"] });
-  children.push(child);
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("server-everything did not start")), START_TIMEOUT_MS);
-    let seen = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString("utf8");
-      const match = /mcpwire-fixture listening (\d+)/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${match[1]}`);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server-everything exited with ${code}`)));
-  });
-}
-
-beforeAll(async () => {
-  [origins.streamableHttp, origins.sse] = await Promise.all([startEverything("streamableHttp"), startEverything("sse")]);
-}, START_TIMEOUT_MS + 5_000);
-
-afterAll(async () => {
-  await Promise.all(
-    children.map((child) => {
-      if (child.exitCode !== null) return undefined;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGKILL");
-      return exited;
-    }),
-  );
-});
+const everything = useEverythingHttp();
 
 const wires: { name: string; kind: string; target: () => ConnectTarget }[] = [
-  { name: "stdio", kind: "stdio", target: () => ({ command: process.execPath, args: [entry, "stdio"] }) },
-  { name: "Streamable HTTP", kind: "streamable-http", target: () => `${origins.streamableHttp}/mcp` },
-  { name: "legacy HTTP+SSE", kind: "sse", target: () => `${origins.sse}/sse` },
+  { name: "stdio", kind: "stdio", target: () => ({ command: process.execPath, args: [EVERYTHING_ENTRY, "stdio"] }) },
+  { name: "Streamable HTTP", kind: "streamable-http", target: everything.streamableHttp },
+  { name: "legacy HTTP+SSE", kind: "sse", target: everything.sse },
 ];
 
 /** A clarification, as a person choosing one of the server's interpretations would give it. */
@@ -148,7 +109,7 @@ describe.each(wires)("simulate-research-query over $name", ({ kind, target }) =>
 
 describe("the handle API against server-everything (stdio)", () => {
   it("startToolTask, onStatus, status(), listTasks(), result(); cancel() of another task", async () => {
-    await using client = await connect({ command: process.execPath, args: [entry, "stdio"] }, { timeoutMs: 30_000 });
+    await using client = await connect({ command: process.execPath, args: [EVERYTHING_ENTRY, "stdio"] }, { timeoutMs: 30_000 });
     const task = await client.startToolTask(RESEARCH, { topic: "go" });
     expect(task.id).toMatch(/^\S+$/);
     expect(task.state).toMatchObject({ taskId: task.id, status: "working" });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { HANDLER_TASK_LIMITS, HandlerTaskStore, type HandlerTaskLimits } from "../../src/client/handler-tasks/task-store.js";
-import type { Task } from "../../src/protocol/receiver-tasks.js";
+import type { Task } from "../../src/protocol/tasks.js";
 
 const limits = (overrides: Partial<HandlerTaskLimits> = {}): HandlerTaskLimits => ({ ...HANDLER_TASK_LIMITS, ...overrides });
 

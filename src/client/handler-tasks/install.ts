@@ -9,7 +9,7 @@
  * connection alone, so `tasks/list` shows it nothing of another's. When the session ends, its
  * running handlers are aborted and its tasks forgotten; a reconnection starts with none.
  */
-import { CLIENT_TASK_REVISIONS, TASK_STATUS_NOTIFICATION } from "../../protocol/receiver-tasks.js";
+import { CLIENT_TASK_REVISIONS, TaskNotification } from "../../protocol/tasks.js";
 import type { TransportSession } from "../../session/session.js";
 import type { PreparedHandler } from "../handler-checks.js";
 import { runsAsTaskWhenAsked } from "./run-as-task.js";
@@ -25,7 +25,7 @@ export function installHandlerTasks(
   const hostsTasks = () => CLIENT_TASK_REVISIONS.includes(session.protocolVersion ?? "");
   const store = new HandlerTaskStore(limits, (task) => {
     // Best-effort: a requestor polls whether or not this arrives.
-    session.notify(TASK_STATUS_NOTIFICATION, { ...task }).catch(() => {});
+    session.notify(TaskNotification.status, { ...task }).catch(() => {});
   });
   session.onEnd(() => store.close());
   for (const [method, prepare] of prepared) {

@@ -5,7 +5,7 @@
  * (-32601), as they were before.
  */
 import { JSONRPC_METHOD_NOT_FOUND } from "../../protocol/jsonrpc.js";
-import { TaskMethod } from "../../protocol/receiver-tasks.js";
+import { TaskMethod } from "../../protocol/tasks.js";
 import type { ServerRequestContext, ServerRequestHandler, TransportSession } from "../../session/session.js";
 import type { HandlerTaskStore } from "./task-store.js";
 

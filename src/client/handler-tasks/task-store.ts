@@ -17,7 +17,7 @@
 import { randomUUID } from "node:crypto";
 import { Deadlines, monotonicNow, type Deadline } from "../../collections/deadlines.js";
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS, type JsonRpcErrorObject } from "../../protocol/jsonrpc.js";
-import { RELATED_TASK_META_KEY, isTerminalStatus, type Task, type TaskStatus } from "../../protocol/receiver-tasks.js";
+import { TaskMetaKey, isTerminalStatus, type Task, type TaskStatusName } from "../../protocol/tasks.js";
 import type { HandlerError } from "../../session/session.js";
 import { raceAbort } from "../../util/abort.js";
 
@@ -149,7 +149,7 @@ export class HandlerTaskStore {
     if (!outcome) throw handlerError(JSONRPC_INVALID_PARAMS, "The task expired before it finished");
     if ("error" in outcome) throw handlerError(outcome.error.code, outcome.error.message, outcome.error.data);
     const meta = outcome.result._meta as Record<string, unknown> | undefined;
-    return { ...outcome.result, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: task.state.taskId } } };
+    return { ...outcome.result, _meta: { ...meta, [TaskMetaKey.relatedTask]: { taskId: task.state.taskId } } };
   }
 
   /** One page of `tasks/list`, in creation order; -32602 for a cursor this store did not give. */
@@ -187,7 +187,7 @@ export class HandlerTaskStore {
     return task;
   }
 
-  private finish(taskId: string, status: TaskStatus, outcome: Outcome, statusMessage?: string): void {
+  private finish(taskId: string, status: TaskStatusName, outcome: Outcome, statusMessage?: string): void {
     const task = this.tasks.get(taskId);
     if (!task || isTerminalStatus(task.state.status)) return;
     this.settle(task, status, outcome, statusMessage);
@@ -198,7 +198,7 @@ export class HandlerTaskStore {
     }
   }
 
-  private settle(task: HeldTask, status: TaskStatus, outcome: Outcome, statusMessage: string | undefined): void {
+  private settle(task: HeldTask, status: TaskStatusName, outcome: Outcome, statusMessage: string | undefined): void {
     task.state.status = status;
     task.state.lastUpdatedAt = new Date().toISOString();
     if (statusMessage !== undefined) task.state.statusMessage = statusMessage;
