@@ -6,6 +6,7 @@
  * whose schema carries `x-mcp-header`. Values that are not header-safe travel in the Base64
  * sentinel form `=?base64?...?=`.
  */
+import { TaskMethod } from "../protocol/tasks.js";
 
 /** One argument mirrored into a header: the header's name part and the property path to read. */
 export interface HeaderParam {
@@ -17,7 +18,7 @@ export interface HeaderParam {
  * Requests about one task, routed by its id: "the client MUST set the Mcp-Name header to the
  * value of params.taskId" (tasks extension, "Streamable HTTP: Routing Headers").
  */
-const TASK_ROUTED_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+const TASK_ROUTED_METHODS: ReadonlySet<string> = new Set([TaskMethod.get, TaskMethod.update, TaskMethod.cancel]);
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SENTINEL = /^=\?base64\?.*\?=$/s;

@@ -6,8 +6,9 @@
  * `trigger-elicitation-request` (form mode), `trigger-sampling-request`.
  */
 import { describe, expect, it } from "vitest";
-import { connect, type ConnectOptions, type UrlElicitationRequest } from "../../src/index.js";
+import { connect, type ConnectOptions } from "../../src/index.js";
 import { EVERYTHING_ENTRY, useEverythingHttp } from "../helpers/everything-fixture.js";
+import { acceptingUrlHandler } from "../helpers/url-handlers.js";
 
 const everything = useEverythingHttp();
 
@@ -32,16 +33,9 @@ describe.each([
   });
 
   it("trigger-url-elicitation by request: the URL handler gets the URL, its domain and the elicitation id", async () => {
-    const seen: UrlElicitationRequest[] = [];
+    const { seen, handlers } = acceptingUrlHandler();
     await using client = await open({
-      handlers: {
-        elicitation: {
-          url: (request) => {
-            seen.push(request);
-            return { action: "accept" };
-          },
-        },
-      },
+      handlers,
     });
     const result = await client.callTool("trigger-url-elicitation", {
       url: "https://example.com/settings?tab=keys",
@@ -56,16 +50,9 @@ describe.each([
   });
 
   it("trigger-url-elicitation by error: -32042, the prerequisite through the handler, then the call again", async () => {
-    const seen: UrlElicitationRequest[] = [];
+    const { seen, handlers } = acceptingUrlHandler();
     await using client = await open({
-      handlers: {
-        elicitation: {
-          url: (request) => {
-            seen.push(request);
-            return { action: "accept" };
-          },
-        },
-      },
+      handlers,
     });
     const result = await client.callTool("trigger-url-elicitation", { url: "https://example.com/connect", errorPath: true });
     expect(allText(result)).toContain("User completed the URL elicitation flow");

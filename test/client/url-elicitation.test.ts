@@ -16,6 +16,7 @@ import {
 } from "../../src/index.js";
 import { failure } from "../helpers/failure.js";
 import { textOf, useUrlElicitationServer } from "../helpers/url-elicitation-fixture.js";
+import { acceptingUrlHandler } from "../helpers/url-handlers.js";
 
 const wires = useUrlElicitationServer();
 
@@ -36,16 +37,9 @@ describe.each(wires)("URL-mode elicitation over %s", (_, target) => {
   });
 
   it("hands an elicitation/create in URL mode to the URL handler, with the URL checked and its domain", async () => {
-    const seen: UrlElicitationRequest[] = [];
+    const { seen, handlers } = acceptingUrlHandler();
     await using client = await open({
-      handlers: {
-        elicitation: {
-          url: (request) => {
-            seen.push(request);
-            return { action: "accept" };
-          },
-        },
-      },
+      handlers,
     });
     expect(textOf(await client.callTool("ask_url"))).toBe("answered accept");
     expect(seen).toHaveLength(1);

@@ -7,8 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { ElicitationCompletions } from "../../src/client/elicitation-completions.js";
 import { checkElicitationUrl } from "../../src/client/elicitation-url.js";
-import { HANDLER_NAMES, RecordingTransport, connect, type ClientHandlers, type UrlElicitationRequest } from "../../src/index.js";
+import { HANDLER_NAMES, RecordingTransport, connect, type ClientHandlers } from "../../src/index.js";
 import { failure } from "../helpers/failure.js";
+import { acceptingUrlHandler } from "../helpers/url-handlers.js";
 
 const reply = () => ({ role: "assistant" as const, content: { type: "text" as const, text: "" }, model: "m" });
 const decline = () => ({ action: "decline" as const });
@@ -105,7 +106,7 @@ describe("the URL of a URL-mode elicitation (Safe URL Handling)", () => {
 
   it("hands the modern era's URL input requests (no elicitationId) to the same handler", async () => {
     let round = 0;
-    const seen: UrlElicitationRequest[] = [];
+    const { seen, handlers } = acceptingUrlHandler();
     const transport = new RecordingTransport(
       {
         "tools/call": (params) => {
@@ -121,14 +122,7 @@ describe("the URL of a URL-mode elicitation (Safe URL Handling)", () => {
       { era: "modern" },
     );
     await using client = await connect(transport, {
-      handlers: {
-        elicitation: {
-          url: (request) => {
-            seen.push(request);
-            return { action: "accept" };
-          },
-        },
-      },
+      handlers,
     });
     const result = await client.callTool("checkout");
     expect(result.content).toEqual([{ type: "text", text: JSON.stringify({ pay: { action: "accept" } }) }]);
@@ -179,20 +173,13 @@ describe("-32042 on any request, in either era", () => {
 
   it.each(["legacy", "modern"] as const)("%s: readResource is sent again after the URL handler accepted", async (era) => {
     let reads = 0;
-    const seen: UrlElicitationRequest[] = [];
+    const { seen, handlers } = acceptingUrlHandler();
     const transport = new RecordingTransport(
       { "resources/read": () => (++reads === 1 ? needsUrl : { contents: [{ uri: "file:///a", text: "a" }] }) },
       { era },
     );
     await using client = await connect(transport, {
-      handlers: {
-        elicitation: {
-          url: (request) => {
-            seen.push(request);
-            return { action: "accept" };
-          },
-        },
-      },
+      handlers,
     });
     const result = await client.readResource("file:///a");
     expect(result.contents).toEqual([{ uri: "file:///a", text: "a" }]);

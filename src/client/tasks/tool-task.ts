@@ -7,7 +7,7 @@
  */
 import { Notification } from "../../protocol/methods.js";
 import type { CallToolResult } from "../../protocol/schemas.js";
-import { isTerminalStatus } from "../../protocol/tasks.js";
+import { TaskMethod, isTerminalStatus } from "../../protocol/tasks.js";
 import type { Progress, RequestOptions, TransportSession } from "../../session/session.js";
 import { checkLimit } from "../../transport/limits.js";
 import { abortReason } from "../../util/abort.js";
@@ -177,7 +177,7 @@ export class ToolTask {
         const { status } = snapshot.state;
         if (status === "cancelled") throw taskCancelled(this.label, this.host.session.description);
         if (status === "completed" || status === "failed") {
-          const raw = await this.wire().finalResult(id, snapshot, this.requestOptions(deadline, "tasks/result", true));
+          const raw = await this.wire().finalResult(id, snapshot, this.requestOptions(deadline, TaskMethod.result, true));
           this.finished = true;
           return raw;
         }
@@ -187,7 +187,7 @@ export class ToolTask {
             answered: this.answered,
             signal: deadline.signal,
             quick: this.requestOptions(deadline, "input"),
-            blocking: this.requestOptions(deadline, "tasks/result", true),
+            blocking: this.requestOptions(deadline, TaskMethod.result, true),
           });
           if (final !== undefined) {
             this.finished = true;
@@ -238,7 +238,7 @@ export class ToolTask {
 
   private async look(id: string, deadline: TaskDeadline): Promise<TaskSnapshot> {
     deadline.check();
-    const snapshot = await this.wire().get(id, this.requestOptions(deadline, "tasks/get"));
+    const snapshot = await this.wire().get(id, this.requestOptions(deadline, TaskMethod.get));
     this.see(snapshot);
     return this.latest!;
   }
