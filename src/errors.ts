@@ -67,7 +67,19 @@ export type McpFailureKind =
    */
   | "task_unsupported"
   /** PROTOCOL: the task a call waited for ended `cancelled` (by the server, or by a `cancel()`). */
-  | "task_cancelled";
+  | "task_cancelled"
+  /**
+   * UNAVAILABLE: the proxy could not be reached, or refused the connection (a CONNECT answered
+   * 403, 407 or 5xx; a 407 to a plain http request). The message names the proxy by its origin,
+   * never its credentials; its status, if it answered, is in `httpStatus`.
+   */
+  | "proxy_unavailable"
+  /**
+   * UNAVAILABLE: the TLS handshake with the server failed: its certificate is not trusted (give
+   * its CA with `ca`), has expired or names another host, or the server wants a client
+   * certificate (`cert` and `key`) or refused the one given. The message says which.
+   */
+  | "tls_handshake";
 
 export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "server_error",
@@ -80,6 +92,8 @@ export const FAILURE_KINDS: readonly McpFailureKind[] = [
   "url_elicitation_required",
   "task_unsupported",
   "task_cancelled",
+  "proxy_unavailable",
+  "tls_handshake",
 ];
 
 /** The step of an OAuth flow that failed (see the README's OAuth section). */
