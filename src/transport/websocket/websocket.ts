@@ -22,6 +22,7 @@
  */
 import { validateHeaderName, validateHeaderValue, type ClientRequest, type IncomingMessage } from "node:http";
 import type WebSocket from "ws";
+import type { ClientOptions } from "ws";
 import { McpTransportError } from "../../errors.js";
 import { abortReason, raceAbort } from "../../util/abort.js";
 import { resolveKeepAlive, type KeepAliveOptions, type KeepAliveSettings } from "./ping-keepalive.js";
@@ -30,6 +31,10 @@ import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from 
 import { WebSocketConnection } from "./websocket-connection.js";
 import { didYouMean } from "../../util/option-names.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
+import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
+import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
+import { connectFailure } from "../net/connect-failure.js";
+import { tunnelConnection } from "./tunnel-connection.js";
 
 export {
   DEFAULT_KEEPALIVE_INTERVAL_MS,
@@ -69,7 +74,7 @@ export interface WebSocketHeadersContext {
   attempt: number;
 }
 
-export interface WebSocketOptions {
+export interface WebSocketOptions extends TlsOptions {
   /**
    * Headers sent on the upgrade request: an object, or a function called once per connection
    * attempt (so a credential can be refreshed before each reconnect). The handshake's own
@@ -91,10 +96,23 @@ export interface WebSocketOptions {
    * @default 5_000 (DEFAULT_CLOSE_TIMEOUT_MS)
    */
   closeTimeoutMs?: number;
+  /**
+   * The proxy to connect through (an http: or https: URL; credentials in it are sent as
+   * `Proxy-Authorization`), or `false` for none. By default `HTTPS_PROXY` for wss:, `HTTP_PROXY`
+   * for ws:, and `NO_PROXY`, as for every network wire. The upgrade goes through a CONNECT tunnel.
+   */
+  proxy?: ProxyOption;
 }
 
 /** Every option `WebSocketTransport` takes. */
-export const WEBSOCKET_OPTION_NAMES = ["headers", "keepAlive", "upgradeTimeoutMs", "closeTimeoutMs"] as const satisfies readonly (keyof WebSocketOptions)[];
+export const WEBSOCKET_OPTION_NAMES = [
+  "headers",
+  "keepAlive",
+  "upgradeTimeoutMs",
+  "closeTimeoutMs",
+  "proxy",
+  ...TLS_OPTION_NAMES,
+] as const satisfies readonly (keyof WebSocketOptions)[];
 const OPTION_KEYS: readonly string[] = WEBSOCKET_OPTION_NAMES;
 
 /** Headers that belong to the WebSocket handshake itself; `ws` sets them. */
@@ -121,6 +139,8 @@ export class WebSocketTransport implements McpTransport {
   private readonly keepAlive: KeepAliveSettings;
   private readonly upgradeTimeoutMs: number;
   private readonly closeTimeoutMs: number;
+  private readonly proxy: ProxyRules;
+  private readonly tls: TlsSettings | undefined;
   private attempts = 0;
 
   constructor(url: string | URL, options: WebSocketOptions = {}) {
@@ -134,6 +154,8 @@ export class WebSocketTransport implements McpTransport {
     this.keepAlive = resolveKeepAlive(options.keepAlive, "WebSocketTransport options");
     this.upgradeTimeoutMs = checkDeadline("upgradeTimeoutMs", options.upgradeTimeoutMs, DEFAULT_UPGRADE_TIMEOUT_MS);
     this.closeTimeoutMs = checkDeadline("closeTimeoutMs", options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
+    this.proxy = proxyRules(options.proxy, "WebSocketTransport:");
+    this.tls = checkTlsOptions(options, "WebSocketTransport");
   }
 
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
@@ -158,7 +180,7 @@ export class WebSocketTransport implements McpTransport {
     );
     try {
       const headers = await raceAbort(this.headersFor(attempt), stop.signal);
-      return await this.upgrade(await this.connect(headers, limits), events, limits, stop.signal);
+      return await this.upgrade(await this.connect(headers, limits, stop.signal), events, limits, stop.signal);
     } finally {
       clearTimeout(deadline);
       signal?.removeEventListener("abort", onAbort);
@@ -169,10 +191,16 @@ export class WebSocketTransport implements McpTransport {
    * Starts the TCP connection and the upgrade request. `ws` is loaded here, on first use, rather
    * than when mcpwire is imported.
    */
-  private async connect(headers: WebSocketHeaders, limits: Limits): Promise<WebSocket> {
+  private async connect(headers: WebSocketHeaders, limits: Limits, stop: AbortSignal): Promise<WebSocket> {
     const { default: WebSocketClient } = await import("ws");
+    // Read at each connection: a rotated certificate file is read anew.
+    const tls = await raceAbort(loadTls(this.tls), stop);
+    const target = new URL(this.url);
+    const route = this.proxy.routeFor(target);
     try {
       return new WebSocketClient(this.url, [WEBSOCKET_SUBPROTOCOL], {
+        ...tls,
+        ...(route === undefined ? {} : { createConnection: tunnelConnection({ route, target, tls, signal: stop }) as unknown as ClientOptions["createConnection"] }),
         headers,
         // ws checks each frame and the whole message against this, before it buffers the payload.
         maxPayload: limits.maxMessageBytes,
@@ -247,12 +275,17 @@ export class WebSocketTransport implements McpTransport {
 
   /** A failure before the upgrade completed. */
   private upgradeFailure(error: Error): McpTransportError {
+    // The proxy's refusals and a TLS failure through its tunnel come named already.
+    if (error instanceof McpTransportError) return error;
     const code = (error as NodeJS.ErrnoException).code;
     // Errors from the network, DNS and TLS carry a code; ws's own checks of the 101 answer do not.
     if (typeof code === "string") {
-      return new McpTransportError("UNAVAILABLE", `${PEER} at ${this.shownUrl} could not be reached (${code})`, {
-        cause: error,
+      const failure = connectFailure(error, {
+        server: `${PEER} at ${this.shownUrl}`,
+        secure: this.url.startsWith("wss:"),
+        clientCertificate: this.tls?.cert !== undefined,
       });
+      return failure.kind === "tls_handshake" ? failure : new McpTransportError("UNAVAILABLE", `${PEER} at ${this.shownUrl} could not be reached (${code})`, { cause: error });
     }
     if (/subprotocol/i.test(error.message)) {
       return new McpTransportError(
