@@ -98,6 +98,7 @@ describe("wss:// with the test's own CA", () => {
     const client = await kit.connect(new WebSocketTransport(url, { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKey, proxy: false }));
     await client.ping();
     const error = await failure(kit.connect(new WebSocketTransport(url, { ca: certs.caCert, proxy: false })));
-    expect(error.reason).toBe("UNAVAILABLE");
+    expect(error).toMatchObject({ reason: "UNAVAILABLE", kind: "tls_handshake" });
+    expect(error.message).toContain("give `cert` and `key`");
   });
 });
