@@ -29,6 +29,11 @@ const OPTIONS = {
   json: { type: "boolean" },
   config: { type: "string" },
   header: { type: "string", multiple: true },
+  proxy: { type: "string" },
+  "no-proxy": { type: "boolean" },
+  ca: { type: "string", multiple: true },
+  cert: { type: "string" },
+  key: { type: "string" },
   timeout: { type: "string" },
   "env-allow": { type: "string", multiple: true },
   protocol: { type: "string" },
@@ -53,6 +58,16 @@ export interface CliOptions {
   browser: boolean;
   /** Check `structuredContent` against the tool's `outputSchema` (`--no-validate-output`: do not). */
   validateOutput: boolean;
+  /** `--proxy`, `--no-proxy`, `--ca`, `--cert`, `--key`: only those given. */
+  network: CliNetworkOptions;
+}
+
+/** The proxy and TLS options of the command line, as the transports take them (files read when connecting). */
+export interface CliNetworkOptions {
+  proxy?: string | false;
+  ca?: { file: string }[];
+  cert?: { file: string };
+  key?: { file: string };
 }
 
 export type Invocation =
@@ -112,6 +127,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
       protocol: values.protocol === undefined ? undefined : parseProtocol(values.protocol),
       browser: values["no-browser"] !== true,
       validateOutput: values["no-validate-output"] !== true,
+      network: parseNetwork(values),
     },
   };
 }
@@ -152,6 +168,29 @@ export function parseEnvAllow(values: readonly string[]): string[] {
   const bad = names.find((name) => !ENV_NAME.test(name));
   if (bad !== undefined) throw new UsageError(`--env-allow: ${JSON.stringify(bad)} is not a variable name`);
   return names;
+}
+
+/** The proxy and TLS flags: `--proxy` or `--no-proxy`, not both; `--cert` with `--key`. */
+export function parseNetwork(values: { proxy?: string; "no-proxy"?: boolean; ca?: string[]; cert?: string; key?: string }): CliNetworkOptions {
+  const network: CliNetworkOptions = {};
+  if (values.proxy !== undefined && values["no-proxy"] === true) throw new UsageError("--proxy and --no-proxy say opposite things; give one");
+  if (values.proxy !== undefined) {
+    // The value is never repeated: it may carry a password.
+    if (!/^https?:\/\/[^\s]+$/i.test(values.proxy)) throw new UsageError("--proxy takes a URL, http://host:port or https://host:port");
+    network.proxy = values.proxy;
+  }
+  if (values["no-proxy"] === true) network.proxy = false;
+  const file = (flag: string, path: string): { file: string } => {
+    if (path.trim() === "") throw new UsageError(`--${flag} takes the path of a PEM file`);
+    return { file: path };
+  };
+  if (values.ca !== undefined && values.ca.length > 0) network.ca = values.ca.map((path) => file("ca", path));
+  if (values.cert !== undefined) network.cert = file("cert", values.cert);
+  if (values.key !== undefined) network.key = file("key", values.key);
+  if ((network.cert === undefined) !== (network.key === undefined)) {
+    throw new UsageError(network.cert === undefined ? "--key needs the client certificate it belongs to: give --cert too" : "--cert needs its private key: give --key too");
+  }
+  return network;
 }
 
 const PROTOCOL_CHOICES: readonly string[] = ["auto", "legacy", "modern", ...LEGACY_REVISIONS, ...MODERN_REVISIONS];

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import type { McpClient } from "../client/client.js";
 import { connect } from "../connect.js";
-import { parseCommandLine } from "./args.js";
+import { parseCommandLine, type CliNetworkOptions } from "./args.js";
 import { prepareCommand } from "./commands.js";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { describeFailure } from "./failure.js";
@@ -80,6 +80,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
       configFile: options.configFile,
       envAllow: options.envAllow,
       hasHeaders: Object.keys(options.headers).length > 0,
+      networkFlags: networkFlags(options.network),
       cwd: io.cwd,
       env: io.env,
     });
@@ -128,6 +129,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
       protocolVersion: options.protocol,
       validateOutput: options.validateOutput,
       headers: Object.keys(options.headers).length > 0 ? options.headers : undefined,
+      ...options.network,
       auth: auth?.provider,
       signal: io.signal,
       handlers: elicitation ? { elicitation: elicitation.handlers } : undefined,
@@ -173,6 +175,15 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     await auth?.close();
     elicitation?.close();
   }
+}
+
+/** The proxy and TLS flags given, as written on the command line. */
+function networkFlags(network: CliNetworkOptions): string[] {
+  const flags: string[] = [];
+  if (network.proxy !== undefined) flags.push(network.proxy === false ? "--no-proxy" : "--proxy");
+  if (network.ca !== undefined) flags.push("--ca");
+  if (network.cert !== undefined) flags.push("--cert", "--key");
+  return flags;
 }
 
 function reachedByHttp(config: McpServerConfig): boolean {

@@ -39,6 +39,8 @@ export interface TargetContext {
   envAllow: readonly string[];
   /** Whether `--header` was given (it applies to URL servers only). */
   hasHeaders: boolean;
+  /** The proxy and TLS flags given (`--proxy`, `--ca`...; URL servers only). */
+  networkFlags?: readonly string[];
   cwd: string;
   env: Record<string, string | undefined>;
 }
@@ -79,6 +81,9 @@ function checkOptionsFit(target: CliTarget, context: TargetContext): CliTarget {
   const stdio = target.config.transport === "stdio";
   if (stdio && context.hasHeaders) {
     throw new UsageError(`--header applies to servers reached by URL; this target is the ${target.understoodAs}`);
+  }
+  if (stdio && (context.networkFlags ?? []).length > 0) {
+    throw new UsageError(`${context.networkFlags!.join(", ")} ${context.networkFlags!.length > 1 ? "apply" : "applies"} to servers reached by URL; this target is the ${target.understoodAs}`);
   }
   if (!stdio && context.envAllow.length > 0) {
     throw new UsageError(`--env-allow applies to servers run as a command; this target is the ${target.understoodAs}`);

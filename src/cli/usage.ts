@@ -30,6 +30,10 @@ Options:
   --json                         print results as JSON, for scripts
   --config <file>                the mcpServers config file to read server names from
   --header "Name: value"         an HTTP header for URL targets (repeatable)
+  --proxy <url>                  the proxy for URL targets, http://[user:password@]host:port (default: HTTPS_PROXY, HTTP_PROXY, NO_PROXY)
+  --no-proxy                     reach the server directly, whatever the proxy variables say
+  --ca <file>                    a PEM file of CAs to trust for https:// and wss://, beside the default ones (repeatable)
+  --cert <file> --key <file>     a client certificate and its key (PEM files) for mutual TLS
   --timeout <duration>           deadline for connecting and for each request: 5000, 500ms, 30s, 2m (default 60s)
   --env-allow <NAME,...>         let a server run as a command inherit these variables too (repeatable)
   --protocol <choice>            auto, legacy, modern, or a revision such as 2025-06-18 (default auto)

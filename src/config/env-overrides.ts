@@ -16,6 +16,8 @@
  * | `ENV_ALLOW` (comma-separated), `CWD`, `NON_PROTOCOL_LINES`, `STDERR_TAIL_LINES`, `STDERR_TAIL_BYTES`, `STDIN_CLOSE_GRACE_MS`, `TERMINATE_GRACE_MS` | stdio's options |
  * | `REDIRECT`, `FALLBACK`, `LISTEN` (`true` or `false`) | the HTTP options |
  * | `KEEPALIVE_INTERVAL_MS`, `KEEPALIVE_TIMEOUT_MS`, `UPGRADE_TIMEOUT_MS`, `CLOSE_TIMEOUT_MS` | the WebSocket options |
+ * | `PROXY` (a proxy URL, or `false`) | http, sse, websocket: the `proxy` option |
+ * | `CA`, `CERT`, `KEY` (each a path to a PEM file), `PASSPHRASE` | http, sse, websocket: the TLS options (a path becomes `{ "file": path }`) |
  *
  * | each key of a registered transport (`path`: `PATH`, `connectTimeoutMs`: `CONNECT_TIMEOUT_MS`) | that key, read as JSON when it parses (a number, true, an object...) and as text otherwise; its factory checks it |
  *
@@ -33,7 +35,7 @@ import { transportForUrl } from "./url-kind.js";
 
 export const ENV_PREFIX = "MCPWIRE_SERVER_";
 
-type FieldKind = "whole" | "text" | "boolean" | "list";
+type FieldKind = "whole" | "text" | "boolean" | "list" | "proxy" | "file";
 
 /** The plain fields: variable suffix, declaration key (`outer.inner` for a nested one), how it reads. */
 const FIELDS: readonly (readonly [string, string, FieldKind])[] = [
@@ -55,6 +57,11 @@ const FIELDS: readonly (readonly [string, string, FieldKind])[] = [
   ["KEEPALIVE_TIMEOUT_MS", "keepAlive.timeoutMs", "whole"],
   ["UPGRADE_TIMEOUT_MS", "upgradeTimeoutMs", "whole"],
   ["CLOSE_TIMEOUT_MS", "closeTimeoutMs", "whole"],
+  ["PROXY", "proxy", "proxy"],
+  ["CA", "ca", "file"],
+  ["CERT", "cert", "file"],
+  ["KEY", "key", "file"],
+  ["PASSPHRASE", "passphrase", "text"],
 ];
 
 /** The prefix of the variables that override server `name`, e.g. `MCPWIRE_SERVER_HANDBOOK_`. */
@@ -172,6 +179,10 @@ function parseField(value: string, kind: FieldKind, where: string): unknown {
       return value.split(",").map((item) => item.trim()).filter((item) => item !== "");
     case "text":
       return value;
+    case "proxy":
+      return value === "false" ? false : value;
+    case "file":
+      return { file: value };
   }
 }
 

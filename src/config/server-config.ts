@@ -14,6 +14,8 @@ import { LIMIT_NAMES, checkLimit, type Limits } from "../transport/limits.js";
 import type { NonProtocolLines } from "../transport/stdio/stdio.js";
 import { didYouMean } from "../util/option-names.js";
 import { checkWholeNumber, describeValue } from "../util/whole-number.js";
+import { proxyRoute } from "../transport/net/proxy-rules.js";
+import { checkTlsOptions, type PemSource } from "../transport/net/tls-options.js";
 import { COMMON_KEYS, TRANSPORT_NAMES, isBuiltInTransport, type TransportName } from "./builtin-names.js";
 import { registeredTransport, unknownTransport, type TransportFactory, type TransportFactoryContext } from "./transport-registry.js";
 
@@ -66,6 +68,22 @@ export interface McpServerConfig extends Partial<Limits> {
   upgradeTimeoutMs?: number;
   /** websocket: ms the server has to answer `close()`'s close frame. @default 5000 */
   closeTimeoutMs?: number;
+  /**
+   * http, sse, websocket: the proxy for this server (an http: or https: URL), or `false` for
+   * none; by default HTTPS_PROXY, HTTP_PROXY and NO_PROXY.
+   */
+  proxy?: string | false;
+  /**
+   * http, sse, websocket: CAs trusted besides the default ones, as `{ "file": "<path>" }` (read
+   * when a connection is made) or PEM text, or a list of them.
+   */
+  ca?: PemSource | PemSource[];
+  /** http, sse, websocket: the client certificate for mutual TLS, `{ "file": "<path>" }` or PEM text. Needs `key`. */
+  cert?: PemSource;
+  /** http, sse, websocket: the private key of `cert`, `{ "file": "<path>" }` or PEM text. Secrets belong in files or `${env:NAME}`. */
+  key?: PemSource;
+  /** http, sse, websocket: the passphrase of an encrypted `key`; best given as `${env:NAME}`. */
+  passphrase?: string;
   /**
    * http, sse: how this client logs in with OAuth when the server asks (see `oauth()`): a
    * pre-registered client, a client metadata document, the scope. Secrets belong in
@@ -142,12 +160,15 @@ const AUTH_KEYS: Record<(typeof AUTH_TYPES)[number], { keys: readonly string[]; 
 /** The keys of a browser login's block. */
 export const OAUTH_SETTING_NAMES = AUTH_KEYS.oauth.keys;
 
+/** The keys of every network transport for its proxy and TLS. */
+const NETWORK_KEYS = ["proxy", "ca", "cert", "key", "passphrase"] as const;
+
 /** The keys each transport's declaration takes besides the common ones, in the order the README lists them. */
 export const SERVER_KEYS_BY_TRANSPORT = {
   stdio: ["command", "args", "env", "envAllow", "cwd", "nonProtocolLines", "stderrTailLines", "stderrTailBytes", "stdinCloseGraceMs", "terminateGraceMs"],
-  http: ["url", "headers", "redirect", "fallback", "listen", "auth"],
-  sse: ["url", "headers", "redirect", "auth"],
-  websocket: ["url", "headers", "keepAlive", "upgradeTimeoutMs", "closeTimeoutMs"],
+  http: ["url", "headers", "redirect", "fallback", "listen", "auth", ...NETWORK_KEYS],
+  sse: ["url", "headers", "redirect", "auth", ...NETWORK_KEYS],
+  websocket: ["url", "headers", "keepAlive", "upgradeTimeoutMs", "closeTimeoutMs", ...NETWORK_KEYS],
 } as const satisfies Record<TransportName, readonly (keyof McpServerConfig)[]>;
 
 const ALL_KEYS: readonly string[] = [...new Set<string>([...COMMON_KEYS, ...Object.values(SERVER_KEYS_BY_TRANSPORT).flat()])];
@@ -250,6 +271,7 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
   }
   whole("upgradeTimeoutMs", 1);
   whole("closeTimeoutMs", 1);
+  readNetworkKeys(input, config, where, fail);
   if (input.auth !== undefined) {
     config.auth = parseAuthSettings(input.auth, fail);
     if (Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization")) {
@@ -257,6 +279,31 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
     }
   }
   return config as McpServerConfig;
+}
+
+/** `proxy` and the TLS keys, checked as the transports check them, with the declaration named. */
+function readNetworkKeys(input: Record<string, unknown>, config: Partial<McpServerConfig>, where: string, fail: (what: string) => never): void {
+  if (input.proxy !== undefined) {
+    if (input.proxy !== false && typeof input.proxy !== "string") fail(`"proxy" must be a proxy URL (http://host:port) or false, got ${describeValue(input.proxy)}`);
+    if (input.proxy !== false) {
+      try {
+        proxyRoute(input.proxy as string, `"proxy"`);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+    }
+    config.proxy = input.proxy as string | false;
+  }
+  const tls = { ca: input.ca, cert: input.cert, key: input.key, passphrase: input.passphrase };
+  try {
+    checkTlsOptions(tls as Parameters<typeof checkTlsOptions>[0], "TLS");
+  } catch (error) {
+    // The check's own prefix gives way to the declaration's.
+    fail((error as Error).message.replace(/^TLS: /, ""));
+  }
+  for (const key of ["ca", "cert", "key", "passphrase"] as const) {
+    if (input[key] !== undefined) (config as Record<string, unknown>)[key] = input[key];
+  }
 }
 
 /** `name`, `transport` and the four ceilings, checked: what every declaration has. */

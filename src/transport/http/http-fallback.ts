@@ -46,7 +46,8 @@ export class HttpTransport implements McpTransport {
     this.url = this.modern.url;
     this.description = this.modern.description;
     const auth = options.auth === undefined ? undefined : forServer(options.auth, this.url);
-    const sseOptions = { headers: options.headers, fetch: options.fetch, redirect: options.redirect, auth };
+    const { headers, fetch, redirect, proxy, ca, cert, key, passphrase } = options;
+    const sseOptions = { headers, fetch, redirect, auth, proxy, ca, cert, key, passphrase };
     this.legacy = legacyUrls(this.url).map((candidate) => new SseTransport(candidate, sseOptions));
   }
 

@@ -9,10 +9,13 @@ import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { RedirectMode } from "./endpoint-policy.js";
 import { FetchHttpClient } from "./fetch-http-client.js";
 import type { FetchLike, HttpClient } from "./http-client.js";
-import { NodeHttpClient } from "./node-http-client.js";
+import { CONNECT_TIMEOUT_MS, NodeHttpClient } from "./node-http-client.js";
 import { describeValue } from "../limits.js";
 import { didYouMean, firstUnknownKey } from "../../util/option-names.js";
 import { isAuthProvider, type AuthProvider } from "./auth-provider.js";
+import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
+import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
+import { createDispatcher } from "../net/dispatcher.js";
 
 /** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
 export type HeadersOption =
@@ -20,7 +23,7 @@ export type HeadersOption =
   | (() => Record<string, string> | Promise<Record<string, string>>);
 
 /** The options every HTTP transport shares. */
-export interface HttpEndpointOptions {
+export interface HttpEndpointOptions extends TlsOptions {
   /**
    * Headers passed through on every HTTP request. A function is called for each request, so a
    * token can rotate. The headers the transport owns (`Accept`, `Content-Type`, and the
@@ -28,10 +31,17 @@ export interface HttpEndpointOptions {
    */
   headers?: HeadersOption;
   /**
-   * The `fetch` to use instead of the default keep-alive `node:http` client: for proxies, custom
-   * TLS, tests, or runtimes without `node:http`. It is called with `redirect: "manual"`.
+   * The `fetch` to use instead of the default client: for tests, or runtimes without Node's
+   * network. It is called with `redirect: "manual"`. A `fetch` owns its network, so `proxy` and
+   * the TLS options are refused beside it: give them to the `fetch` itself.
    */
   fetch?: FetchLike;
+  /**
+   * The proxy for every request of this server (an http: or https: URL; credentials in it are
+   * sent as `Proxy-Authorization`, never shown), or `false` for none. By default `HTTPS_PROXY`
+   * for https:, `HTTP_PROXY` for http:, and `NO_PROXY`; the OAuth requests follow the same rules.
+   */
+  proxy?: ProxyOption;
   /**
    * Which redirects are followed. `"same-origin"`: a 307/308 to the same origin, or http to https
    * on the same host; `"none"`: none. Any other redirect fails naming its target.
@@ -50,6 +60,10 @@ export interface ResolvedHttpOptions {
   redirect: RedirectMode;
   auth: AuthProvider | undefined;
   fetch: FetchLike | undefined;
+  /** Which proxy each request goes through (read once, from `proxy` and the environment). */
+  proxy: ProxyRules;
+  /** The TLS options, checked; their files are read when a connection opens. */
+  tls: TlsSettings | undefined;
   /** Fixed headers are checked (and their names lower-cased) once, here; a function per request. */
   headers: ResolvedHeaders;
 }
@@ -83,7 +97,14 @@ export function checkEndpointUrl(url: string | URL, transportName: string, examp
 }
 
 /** The options every HTTP transport takes. */
-export const HTTP_ENDPOINT_OPTION_NAMES = ["headers", "fetch", "redirect", "auth"] as const satisfies readonly (keyof HttpEndpointOptions)[];
+export const HTTP_ENDPOINT_OPTION_NAMES = [
+  "headers",
+  "fetch",
+  "redirect",
+  "auth",
+  "proxy",
+  ...TLS_OPTION_NAMES,
+] as const satisfies readonly (keyof HttpEndpointOptions)[];
 
 /**
  * Checks the shared options and applies their defaults; a wrong one is a TypeError naming it, and
@@ -111,6 +132,14 @@ export function resolveHttpOptions(
   if (options.fetch !== undefined && typeof options.fetch !== "function") {
     throw new TypeError(`${transportName}: "fetch" must be a function, got a ${typeof options.fetch}`);
   }
+  if (options.fetch !== undefined) {
+    const network = (["proxy", ...TLS_OPTION_NAMES] as const).filter((name) => options[name] !== undefined);
+    if (network.length > 0) {
+      throw new TypeError(
+        `${transportName}: ${network.map((name) => `"${name}"`).join(", ")} cannot be given beside "fetch": a fetch owns its own network; configure ${network.length > 1 ? "them" : "it"} in that fetch, or leave "fetch" out`,
+      );
+    }
+  }
   if (options.auth !== undefined && !isAuthProvider(options.auth)) {
     throw new TypeError(`${transportName}: "auth" must be an AuthProvider (headers, challenged), e.g. oauth({ authorize })`);
   }
@@ -123,7 +152,9 @@ export function resolveHttpOptions(
     );
   }
   const checked = options.auth === undefined || typeof headers !== "function" ? headers : refusingAuthorization(headers);
-  return { redirect, fetch: options.fetch, headers: checked, auth: options.auth };
+  const proxy = proxyRules(options.proxy, `${transportName}:`);
+  const tls = checkTlsOptions(options, transportName);
+  return { redirect, fetch: options.fetch, headers: checked, auth: options.auth, proxy, tls };
 }
 
 /** A headers function whose result may not carry Authorization, since the auth provider sets it. */
@@ -137,9 +168,16 @@ function refusingAuthorization(option: () => Record<string, string> | Promise<Re
   };
 }
 
-/** The HTTP client of one connection: the user's `fetch`, or a keep-alive `node:http` client of its own. */
-export function httpClientFor(options: ResolvedHttpOptions): HttpClient {
-  return options.fetch ? new FetchHttpClient(options.fetch) : new NodeHttpClient();
+/**
+ * The HTTP client of one connection: the user's `fetch`, or a keep-alive client of its own on a
+ * dispatcher that follows the proxy rules and the TLS options (their files read now).
+ */
+export async function httpClientFor(options: ResolvedHttpOptions): Promise<HttpClient> {
+  if (options.fetch) return new FetchHttpClient(options.fetch);
+  const tls = await loadTls(options.tls);
+  // Until the undici client lands: the dispatcher is made, and the node:http client still used.
+  void createDispatcher({ proxy: options.proxy, tls, connectTimeoutMs: CONNECT_TIMEOUT_MS }).close();
+  return new NodeHttpClient();
 }
 
 /** Header names are HTTP tokens and values have no line breaks; names come back in lower case. */
