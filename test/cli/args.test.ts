@@ -131,3 +131,29 @@ describe("call arguments", () => {
     expect(() => parsePromptArguments(["Paris"])).toThrow(/prompt arguments are key=value pairs/);
   });
 });
+
+describe("the proxy and TLS flags", () => {
+  it("--proxy, --ca (repeatable), --cert and --key, as the transports take them (files read when connecting)", () => {
+    const { options } = command(["tools", "https://h/mcp", "--proxy", "http://p:3128", "--ca", "a.pem", "--ca", "b.pem", "--cert", "c.pem", "--key", "k.pem"]);
+    expect(options.network).toEqual({ proxy: "http://p:3128", ca: [{ file: "a.pem" }, { file: "b.pem" }], cert: { file: "c.pem" }, key: { file: "k.pem" } });
+  });
+
+  it("--no-proxy is proxy: false; nothing given is nothing set", () => {
+    expect(command(["tools", "https://h/mcp", "--no-proxy"]).options.network).toEqual({ proxy: false });
+    expect(command(["tools", "https://h/mcp"]).options.network).toEqual({});
+  });
+
+  it.each([
+    [["--proxy", "http://p:1", "--no-proxy"], /--proxy and --no-proxy say opposite things/],
+    [["--proxy", "socks5://p:1"], /--proxy takes a URL, http:\/\/host:port/],
+    [["--cert", "c.pem"], /--cert needs its private key: give --key too/],
+    [["--key", "k.pem"], /--key needs the client certificate/],
+  ])("refuses %j as a usage error", (flags, message) => {
+    expect(() => parseCommandLine(["tools", "https://h/mcp", ...flags])).toThrow(UsageError);
+    expect(() => parseCommandLine(["tools", "https://h/mcp", ...flags])).toThrow(message);
+  });
+
+  it("never repeats a refused --proxy value, which may carry a password", () => {
+    expect(() => parseCommandLine(["tools", "https://h/mcp", "--proxy", "ftp://ada:hunter2@p"])).toThrow(/^(?!.*hunter2)/);
+  });
+});

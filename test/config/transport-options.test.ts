@@ -25,6 +25,9 @@ import { startWsFixture, type WsFixture } from "../fixtures/ws-server.js";
 import { failure, rejection } from "../helpers/failure.js";
 import { closedAfterEach } from "../helpers/owned.js";
 import { FIXTURES } from "../stdio/helpers.js";
+import { startForwardProxy } from "../fixtures/forward-proxy.js";
+import { startTlsFront } from "../fixtures/tls-front.js";
+import { testCertificates } from "../helpers/test-certificates.js";
 
 type Route = "connect()" | "declaration" | "config file";
 const DATA_ROUTES: readonly Route[] = ["connect()", "declaration", "config file"];
@@ -426,7 +429,88 @@ const CASES: Case[] = [
       await client.close();
     },
   },
+
+  // ---- proxy and TLS, the same on every network transport ----
+  ...(["http", "sse", "websocket"] as const).flatMap(networkCases),
 ];
+
+/** A plain server of `transport` on 127.0.0.1, its URL. */
+async function plainServer(transport: "http" | "sse" | "websocket"): Promise<string> {
+  if (transport === "http") return (await http()).url;
+  if (transport === "sse") return (await sse()).url;
+  return (await ws()).url;
+}
+
+/** The same server behind TLS with the test's certificates (asking for a client certificate with `mutual`). */
+async function securedServer(transport: "http" | "sse" | "websocket", mutual = false): Promise<string> {
+  const certs = await testCertificates();
+  const url = new URL(await plainServer(transport));
+  const front = await startTlsFront({ targetPort: Number(url.port), cert: certs.serverCert, key: certs.serverKey, ...(mutual ? { clientCa: certs.caCert } : {}) });
+  own({ close: () => front.stop() });
+  url.protocol = transport === "websocket" ? "wss:" : "https:";
+  url.port = String(front.port);
+  return url.href;
+}
+
+function networkCases(transport: "http" | "sse" | "websocket"): Case[] {
+  return [
+    {
+      transport,
+      option: "proxy",
+      effect: "the connection goes through that proxy",
+      async run(open) {
+        const proxy = await startForwardProxy();
+        own({ close: () => proxy.stop() });
+        await open({ transport, url: await plainServer(transport) }, { proxy: proxy.origin });
+        expect(proxy.seen.length).toBeGreaterThan(0);
+      },
+    },
+    {
+      transport,
+      option: "ca",
+      effect: "a server whose certificate that CA signed is trusted",
+      async run(open) {
+        const certs = await testCertificates();
+        const client = await open({ transport, url: await securedServer(transport) }, { ca: certs.caCert, proxy: false });
+        await client.ping();
+      },
+    },
+    {
+      transport,
+      option: "cert",
+      effect: "a server that asks for a client certificate gets this one",
+      async run(open) {
+        const certs = await testCertificates();
+        const client = await open({ transport, url: await securedServer(transport, true) }, { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKey, proxy: false });
+        await client.ping();
+      },
+    },
+    {
+      transport,
+      option: "key",
+      effect: "a key that is not the certificate's fails, UNAVAILABLE, before anything is sent",
+      async run(open) {
+        const certs = await testCertificates();
+        const error = await failure(open({ transport, url: await securedServer(transport, true) }, { ca: certs.caCert, cert: certs.clientCert, key: certs.serverKey, proxy: false }));
+        expect(error.reason).toBe("UNAVAILABLE");
+        expect(error.message).toContain(`"key" is not the private key of "cert"`);
+      },
+    },
+    {
+      transport,
+      option: "passphrase",
+      effect: "an encrypted key is unlocked with it",
+      async run(open) {
+        const certs = await testCertificates();
+        const client = await open(
+          { transport, url: await securedServer(transport, true) },
+          { ca: certs.caCert, cert: certs.clientCert, key: certs.clientKeyEncrypted, passphrase: certs.clientKeyPassphrase, proxy: false },
+        );
+        await client.ping();
+      },
+    },
+  ];
+}
 
 describe("every transport option reaches its transport", () => {
   it("covers every option each transport takes", () => {
@@ -454,7 +538,7 @@ describe("options nobody reads are refused", () => {
   it("refuses envAllow for a URL target, naming the transport", async () => {
     const error = await refusal(connect("http://127.0.0.1:9/mcp", { envAllow: ["HOME"] }));
     expect(error.message).toContain(`option "envAllow" is for the stdio transport, but the target resolved to the http endpoint http://127.0.0.1:9/mcp`);
-    expect(error.message).toContain("the http transport takes headers, fetch, redirect, auth, listen, fallback");
+    expect(error.message).toContain("the http transport takes headers, fetch, redirect, auth, proxy, ca, cert, key, passphrase, listen, fallback");
   });
 
   it("suggests the nearest name for a typo, among the transport's and the client's options", async () => {

@@ -3,6 +3,7 @@
  * for 127.0.0.1, ::1 and localhost, and a client certificate it signs for mutual TLS. EC keys:
  * quick to make. Made once per test file (`await testCertificates()` is cached).
  */
+import { createPrivateKey } from "node:crypto";
 import { generate } from "selfsigned";
 
 export interface TestCertificates {
@@ -14,11 +15,15 @@ export interface TestCertificates {
   /** A client certificate (extKeyUsage clientAuth) and key, PEM. */
   clientCert: string;
   clientKey: string;
+  /** The same client key, encrypted with `clientKeyPassphrase`. */
+  clientKeyEncrypted: string;
+  clientKeyPassphrase: string;
   /** Another CA, which signed nothing here: trusting it is not enough. */
   otherCaCert: string;
 }
 
 let made: Promise<TestCertificates> | undefined;
+const PASSPHRASE = "correct horse battery staple";
 
 export function testCertificates(): Promise<TestCertificates> {
   made ??= make();
@@ -60,6 +65,10 @@ async function make(): Promise<TestCertificates> {
     serverKey: server.private,
     clientCert: client.cert,
     clientKey: client.private,
+    clientKeyEncrypted: createPrivateKey(client.private)
+      .export({ format: "pem", type: "pkcs8", cipher: "aes-256-cbc", passphrase: PASSPHRASE })
+      .toString(),
+    clientKeyPassphrase: PASSPHRASE,
     otherCaCert: other.cert,
   };
 }
