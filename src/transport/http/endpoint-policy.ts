@@ -16,6 +16,7 @@
  * not name the endpoint: the session adds the transport's description to every failure.
  */
 import { StringDecoder } from "node:string_decoder";
+import { isLasting, networkFailureIn } from "../net/connect-failure.js";
 import { McpTransportError } from "../../errors.js";
 import { messageTooLarge } from "../limits.js";
 import { abortReason, delay } from "../../util/abort.js";
@@ -293,18 +294,19 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
       const error = outcome.error;
       if (request.signal.aborted) throw abortReason(request.signal);
       const unreachable = !(error instanceof McpTransportError) || error.reason === "UNAVAILABLE";
-      if (unreachable && attempt < attempts) {
+      // A proxy or TLS failure names its case; a refusal or an untrusted certificate stays so.
+      const named = networkFailureIn(error);
+      if (unreachable && attempt < attempts && !(named && isLasting(named))) {
         await delay(backoffDelay(attempt, schedule), request.signal);
         attempt++;
         outcome = await attemptAt(client, request, url, headers);
         continue;
       }
       if (unreachable) {
-        const failure = new McpTransportError(
-          "UNAVAILABLE",
-          `the endpoint could not be reached for ${options.what} after ${attempt} attempt${attempt === 1 ? "" : "s"}`,
-          { cause: error },
-        );
+        const tried = `${attempt} attempt${attempt === 1 ? "" : "s"}`;
+        const failure = named
+          ? named.with({ cause: error }, `${named.message} (${options.what}, ${tried})`)
+          : new McpTransportError("UNAVAILABLE", `the endpoint could not be reached for ${options.what} after ${tried}`, { cause: error });
         unreachableFailures.add(failure);
         throw failure;
       }

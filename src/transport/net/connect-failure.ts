@@ -129,3 +129,13 @@ function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === "string" ? code : undefined;
 }
+
+/**
+ * A failure that trying again at once will not change: a TLS failure (the certificate is what it
+ * is), or a proxy that answered with a refusal (4xx). A proxy that could not be reached, or
+ * answered 5xx, may recover.
+ */
+export function isLasting(failure: McpTransportError): boolean {
+  if (failure.kind === "tls_handshake") return true;
+  return failure.kind === "proxy_unavailable" && failure.httpStatus !== undefined && failure.httpStatus < 500;
+}
