@@ -102,7 +102,7 @@ describe("a proxy that refuses, or cannot be reached", () => {
     proxy.refuseWith(403);
     const error = await failure(kit.connect(new StreamableHttpTransport(url, { proxy: proxy.origin, ca: certs.caCert })));
     expect(error).toMatchObject({ reason: "UNAVAILABLE", kind: "proxy_unavailable", httpStatus: 403 });
-    expect(error.message).toMatch(new RegExp(`^the proxy ${proxy.origin} answered HTTP 403`));
+    expect(error.message).toContain(`the proxy ${proxy.origin} answered HTTP 403`);
     expect(proxy.seen).toHaveLength(1);
   });
 

@@ -116,10 +116,52 @@ export function proxyTimedOut(timeoutMs: number, proxy: ProxyRoute, target: stri
   });
 }
 
+/**
+ * TLS failures that came after the handshake. In TLS 1.3 a server checks the client certificate
+ * once the client has finished its side, so "certificate required" arrives as an error of a socket
+ * already handed to the HTTP client, which may then report the closed socket instead (undici's
+ * "other side closed", naming the socket's addresses). The dispatcher records here, by the
+ * socket's local address and port, what the alert meant; a few are kept, the latest.
+ */
+const lateTlsFailures = new Map<string, McpTransportError>();
+const LATE_TLS_FAILURES_KEPT = 16;
+
+interface SocketAddresses {
+  localAddress?: string;
+  localPort?: number;
+}
+
+const addressKey = (socket: SocketAddresses): string => `${socket.localAddress}:${socket.localPort}`;
+
+/** Watches a connected TLS socket for an alert that fails the handshake late (see above). */
+export function watchLateTlsFailure(
+  socket: SocketAddresses & { once(event: "error", listener: (error: Error) => void): unknown },
+  attempt: ConnectAttempt,
+): void {
+  // Read now: a destroyed socket no longer knows its addresses.
+  const key = addressKey(socket);
+  socket.once("error", (error: Error) => {
+    const failure = connectFailure(error, attempt);
+    if (failure.kind !== "tls_handshake") return;
+    lateTlsFailures.delete(key);
+    lateTlsFailures.set(key, failure);
+    if (lateTlsFailures.size > LATE_TLS_FAILURES_KEPT) lateTlsFailures.delete(lateTlsFailures.keys().next().value!);
+  });
+}
+
+/** The late TLS failure behind a closed-socket error of undici, if one was recorded. */
+function lateTlsFailureOf(error: object): McpTransportError | undefined {
+  const socket = (error as { code?: unknown; socket?: unknown }).socket;
+  if ((error as { code?: unknown }).code !== "UND_ERR_SOCKET" || typeof socket !== "object" || socket === null) return undefined;
+  return lateTlsFailures.get(addressKey(socket as SocketAddresses));
+}
+
 /** A failure of the kinds this module makes, anywhere in a chain of causes. */
 export function networkFailureIn(error: unknown): McpTransportError | undefined {
-  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 8; depth++) {
+  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 8; depth++) {
     if (current instanceof McpTransportError && (current.kind === "proxy_unavailable" || current.kind === "tls_handshake")) return current;
+    const late = lateTlsFailureOf(current);
+    if (late !== undefined) return late;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

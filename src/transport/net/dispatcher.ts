@@ -20,7 +20,7 @@
  */
 import { Agent, Dispatcher, buildConnector } from "undici";
 import type { Duplex } from "node:stream";
-import { connectFailure, proxyRefused, proxyUnreachable } from "./connect-failure.js";
+import { connectFailure, proxyRefused, proxyUnreachable, watchLateTlsFailure } from "./connect-failure.js";
 import type { ProxyRoute, ProxyRules } from "./proxy-rules.js";
 import type { TlsMaterial } from "./tls-options.js";
 import { openTunnel } from "./tunnel.js";
@@ -68,8 +68,9 @@ class NetDispatcher extends Dispatcher {
         const secure = connectOptions.protocol === "https:";
         const attempt = { server: target.url.origin, proxy: route, clientCertificate, secure };
         const done: ConnectCallback = (error, socket) => {
-          if (error) callback(connectFailure(timeoutNamed(error, connectTimeoutMs), attempt), null);
-          else callback(null, socket!);
+          if (error) return callback(connectFailure(timeoutNamed(error, connectTimeoutMs), attempt), null);
+          if (secure) watchLateTlsFailure(socket!, attempt);
+          callback(null, socket!);
         };
         if (route === undefined) {
           tlsConnect(connectOptions, done);
