@@ -148,6 +148,13 @@ export {
 export { SseTransport, type SseOptions } from "./transport/http/sse.js";
 export { HttpTransport, FALLBACK_STATUSES } from "./transport/http/http-fallback.js";
 export type { HttpEndpointOptions } from "./transport/http/http-options.js";
+/**
+ * Proxies and TLS, the same for every network transport (Streamable HTTP, legacy HTTP+SSE,
+ * WebSocket) and the OAuth requests: `proxy` (a URL, or `false`) over HTTPS_PROXY, HTTP_PROXY
+ * and NO_PROXY; `ca` (added to the default trust), `cert`, `key` and `passphrase`.
+ */
+export type { ProxyOption, ProxyEnvironment } from "./transport/net/proxy-rules.js";
+export { TLS_OPTION_NAMES, type TlsOptions, type PemSource } from "./transport/net/tls-options.js";
 export type { FetchLike, FetchLikeResponse } from "./transport/http/http-client.js";
 export type { RedirectMode } from "./transport/http/endpoint-policy.js";
 export type { AuthProvider, AuthRequest, AuthRefusal, HttpAccess } from "./transport/http/auth-provider.js";
