@@ -109,10 +109,11 @@ describe("the proxy variables", () => {
     const { url } = await kit.secured(await server());
     const proxy = await kit.proxy();
     proxy.refuseWith(403);
-    const run = await runBin(["tools", url], { env: { ...NO_PROXY_VARIABLES, HTTPS_PROXY: `http://ada:hunter2@127.0.0.1:${proxy.port}` } });
+    const run = await runBin(["tools", url, "--verbose"], { env: { ...NO_PROXY_VARIABLES, HTTPS_PROXY: `http://ada:hunter2@127.0.0.1:${proxy.port}` } });
     expect(run.code).toBe(4);
     expect(run.stderr).toContain(`the proxy ${proxy.origin} answered HTTP 403`);
     expect(run.stderr).not.toContain("hunter2");
+    expect(run.stderr).not.toContain(Buffer.from("ada:hunter2").toString("base64"));
     expect(proxy.seen[0]!.proxyAuthorization).toBe(`Basic ${Buffer.from("ada:hunter2").toString("base64")}`);
   });
 

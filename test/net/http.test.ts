@@ -48,6 +48,18 @@ describe("Streamable HTTP through a proxy", () => {
     for (const seen of proxy.seen) expect(seen).toMatchObject({ method: "CONNECT", target: `127.0.0.1:${front.port}` });
   });
 
+  it("an https:// proxy is reached over TLS, trusting `ca`, for plain and tunnelled requests", async () => {
+    const proxy = await kit.proxy();
+    const secureProxy = await kit.secured(proxy.origin);
+    const plainUrl = await streamable("json");
+    const tunnelled = await kit.secured(await streamable("json"));
+    const options = { proxy: secureProxy.url, ca: secureProxy.certs.caCert };
+    await (await kit.connect(new StreamableHttpTransport(plainUrl, options))).ping();
+    await (await kit.connect(new StreamableHttpTransport(tunnelled.url, options))).ping();
+    expect(secureProxy.front.handshakes).toBeGreaterThanOrEqual(2);
+    expect(new Set(proxy.seen.map((seen) => seen.method === "CONNECT"))).toEqual(new Set([false, true]));
+  });
+
   it("proxy: false connects directly", async () => {
     const url = await streamable("json");
     const proxy = await kit.proxy();
