@@ -53,6 +53,8 @@ class NetDispatcher extends Dispatcher {
   private readonly rules: ProxyRules;
   /** The proxies absolute-form requests went to, by origin, to name them when they fail. */
   private readonly proxies = new Map<string, ProxyRoute>();
+  /** Per request origin: the plain proxy it goes to, or null for the agent (direct or tunnelled). */
+  private readonly plainProxies = new Map<string, { origin: URL; route: ProxyRoute } | null>();
 
   constructor(options: NetDispatcherOptions) {
     super();
@@ -100,15 +102,25 @@ class NetDispatcher extends Dispatcher {
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const origin = new URL(String(options.origin));
-    if (origin.protocol === "http:") {
-      const route = this.rules.routeFor(origin);
-      if (route !== undefined) {
-        this.proxies.set(route.url.origin, route);
-        return this.proxyAgent.dispatch(absoluteForm(options, origin, route), refusalOf407(handler, route, origin.host));
-      }
+    const plain = this.plainProxyFor(String(options.origin));
+    if (plain === null) return this.agent.dispatch(options, handler);
+    return this.proxyAgent.dispatch(absoluteForm(options, plain.origin, plain.route), refusalOf407(handler, plain.route, plain.origin.host));
+  }
+
+  /**
+   * The proxy a plain-http origin is sent to in absolute form, or null; worked out once per origin
+   * (a connection talks to one or two), so a request pays a map lookup, not a URL parse.
+   */
+  private plainProxyFor(origin: string): { origin: URL; route: ProxyRoute } | null {
+    let plain = this.plainProxies.get(origin);
+    if (plain === undefined) {
+      const url = new URL(origin);
+      const route = url.protocol === "http:" ? this.rules.routeFor(url) : undefined;
+      plain = route === undefined ? null : { origin: url, route };
+      if (route !== undefined) this.proxies.set(route.url.origin, route);
+      this.plainProxies.set(origin, plain);
     }
-    return this.agent.dispatch(options, handler);
+    return plain;
   }
 
   // undici's overloads take a callback or give a promise; both forms are kept.
