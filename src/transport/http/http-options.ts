@@ -1,7 +1,7 @@
 /**
  * What every HTTP transport (Streamable HTTP, the legacy HTTP+SSE) takes from its user and how
  * it is checked: the endpoint URL, the headers (fixed, or computed per request), the `fetch` to
- * use instead of `node:http`, and the redirect mode. Checked in the constructor, so a wrong
+ * use instead of the built-in undici client, and the redirect mode. Checked in the constructor, so a wrong
  * option fails where it was written rather than at the first request.
  */
 import { McpTransportError } from "../../errors.js";
@@ -9,7 +9,7 @@ import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { RedirectMode } from "./endpoint-policy.js";
 import { FetchHttpClient } from "./fetch-http-client.js";
 import type { FetchLike, HttpClient } from "./http-client.js";
-import { NodeHttpClient } from "./node-http-client.js";
+import { UndiciHttpClient } from "./undici-http-client.js";
 import { describeValue } from "../limits.js";
 import { didYouMean, firstUnknownKey } from "../../util/option-names.js";
 import { isAuthProvider, type AuthProvider } from "./auth-provider.js";
@@ -28,8 +28,8 @@ export interface HttpEndpointOptions {
    */
   headers?: HeadersOption;
   /**
-   * The `fetch` to use instead of the default keep-alive `node:http` client: for proxies, custom
-   * TLS, tests, or runtimes without `node:http`. It is called with `redirect: "manual"`.
+   * The `fetch` to use instead of the default keep-alive undici client: for tests, instrumentation,
+   * or runtimes without Node's networking. It is called with `redirect: "manual"`.
    */
   fetch?: FetchLike;
   /**
@@ -57,8 +57,11 @@ export interface ResolvedHttpOptions {
 /** Fixed headers already checked, or the user's function, whose result is checked per request. */
 export type ResolvedHeaders = Readonly<Record<string, string>> | (() => Record<string, string> | Promise<Record<string, string>>);
 
-/** Framing headers belong to the HTTP client, whatever the user's headers say. */
-const FRAMING_HEADERS: ReadonlySet<string> = new Set(["content-length", "transfer-encoding", "connection"]);
+/**
+ * Headers of the connection and its framing: the HTTP client sets them (undici refuses most of
+ * them outright), so a user's header of these names is refused where it is given.
+ */
+const CONNECTION_HEADERS: ReadonlySet<string> = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "expect"]);
 const NO_HEADERS: readonly string[] = Object.freeze([]);
 
 /**
@@ -137,9 +140,9 @@ function refusingAuthorization(option: () => Record<string, string> | Promise<Re
   };
 }
 
-/** The HTTP client of one connection: the user's `fetch`, or a keep-alive `node:http` client of its own. */
+/** The HTTP client of one connection: the user's `fetch`, or a keep-alive undici client of its own. */
 export function httpClientFor(options: ResolvedHttpOptions): HttpClient {
-  return options.fetch ? new FetchHttpClient(options.fetch) : new NodeHttpClient();
+  return options.fetch ? new FetchHttpClient(options.fetch) : new UndiciHttpClient();
 }
 
 /** Header names are HTTP tokens and values have no line breaks; names come back in lower case. */
@@ -156,6 +159,9 @@ export function checkHeaders(
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw failure(`${where}: ${JSON.stringify(name)} is not a valid header name`);
     if (isReservedHeader(name)) {
       throw failure(`${where}: "${name}" is a header the protocol sets itself (Mcp-*, MCP-Protocol-Version, Accept, Content-Type, Last-Event-ID); remove it`);
+    }
+    if (CONNECTION_HEADERS.has(name.toLowerCase())) {
+      throw failure(`${where}: "${name}" is a header of the HTTP connection, which the HTTP client sets itself; remove it`);
     }
     if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
       throw failure(`${where}: the value of "${name}" must be a string without line breaks`);
@@ -201,11 +207,11 @@ function combineHeaders(
   messageHeaders: Record<string, string> | undefined,
 ): RequestHeaders {
   // Built by assignment only: `delete` would turn the object into a slow dictionary, for us and
-  // for node:http, which walks it again.
+  // for the HTTP client, which walks it again.
   const headers: Record<string, string> = {};
   let userHeaders: string[] | undefined;
   for (const name in user) {
-    if (!FRAMING_HEADERS.has(name)) headers[name] = user[name]!;
+    headers[name] = user[name]!;
     (userHeaders ??= []).push(name);
   }
   if (messageHeaders) {
