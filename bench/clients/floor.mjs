@@ -1,5 +1,6 @@
 // The floor: a bare client with no framework. Newline JSON-RPC on a pipe for stdio; node:http with
 // a keep-alive agent for HTTP (JSON or a minimal SSE read). What any client must at least spend.
+// floor-undici.mjs is the second floor: the same, with undici's request() for HTTP.
 import { spawn } from "node:child_process";
 import http from "node:http";
 import { onLines } from "../servers/line-reader.mjs";
@@ -8,7 +9,7 @@ export async function load() {
   return { connect: (target) => (target.command ? stdio(target) : httpClient(target.url)) };
 }
 
-function stdio({ command, args }) {
+export function stdio({ command, args }) {
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
   const pending = new Map();
   let nextId = 1;
@@ -66,7 +67,7 @@ function httpClient(url) {
   return handshake(request, post, async () => agent.destroy());
 }
 
-async function handshake(request, notify, close) {
+export async function handshake(request, notify, close) {
   await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "floor", version: "1" } });
   await notify({ jsonrpc: "2.0", method: "notifications/initialized" });
   return {

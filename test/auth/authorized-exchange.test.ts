@@ -11,7 +11,7 @@ import type { AuthProvider, AuthRefusal, AuthRequest, HttpAccess } from "../../s
 import { asksForCredentials, authorizedExchange, MAX_AUTH_ROUNDS, withAuthHeaders } from "../../src/transport/http/authorized-exchange.js";
 import type { ExchangeOptions } from "../../src/transport/http/endpoint-policy.js";
 import type { HttpRequest, HttpResponse } from "../../src/transport/http/http-client.js";
-import { NodeHttpClient } from "../../src/transport/http/node-http-client.js";
+import { UndiciHttpClient } from "../../src/transport/http/undici-http-client.js";
 import { failure } from "../helpers/failure.js";
 import { everythingShown, leaksIn } from "../helpers/redaction.js";
 
@@ -52,13 +52,13 @@ async function startServer(handler: Handler): Promise<TestServer> {
   return { url: new URL(`http://127.0.0.1:${port}/mcp`), seen };
 }
 
-function newClient(): NodeHttpClient {
-  const client = new NodeHttpClient();
+function newClient(): UndiciHttpClient {
+  const client = new UndiciHttpClient();
   cleanups.push(() => client.close());
   return client;
 }
 
-function accessFor(server: URL, client: NodeHttpClient): HttpAccess {
+function accessFor(server: URL, client: UndiciHttpClient): HttpAccess {
   const access = { server, client, maxBytes: 1 << 20, readTimeoutMs: 5_000, redirect: "same-origin" as const, waitingForUser: () => {} };
   return access;
 }

@@ -1,21 +1,21 @@
 /**
- * The connect deadline of the node:http client: an endpoint whose host drops the connection
+ * The connect deadline of the default (undici) HTTP client: an endpoint whose host drops the connection
  * attempt (a firewall that drops packets) fails UNAVAILABLE at the deadline instead of after the
  * operating system's minutes of retries.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { McpTransportError } from "../../src/errors.js";
-import { NodeHttpClient } from "../../src/transport/http/node-http-client.js";
+import { directDispatcher, UndiciHttpClient } from "../../src/transport/http/undici-http-client.js";
 import { unansweredPort } from "../helpers/ports.js";
 
 let stop: (() => void) | undefined;
 afterEach(() => stop?.());
 
-describe("NodeHttpClient connect deadline", () => {
+describe("UndiciHttpClient connect deadline", () => {
   it("fails UNAVAILABLE, retryable, when no connection is made within the deadline", async () => {
     const endpoint = await unansweredPort();
     stop = endpoint.stop;
-    const client = new NodeHttpClient(300);
+    const client = new UndiciHttpClient(directDispatcher(300));
     const started = performance.now();
     const failure = await client
       .request({
@@ -36,7 +36,7 @@ describe("NodeHttpClient connect deadline", () => {
     expect(error.reason).toBe("UNAVAILABLE");
     expect(error.retryable).toBe(true);
     expect(error.message).toBe("the connection to the endpoint could not be made");
-    expect(String((error.cause as Error).message)).toContain("no connection within 300 ms");
+    expect((error.cause as { code?: string }).code).toBe("UND_ERR_CONNECT_TIMEOUT");
     await client.close();
   });
 });

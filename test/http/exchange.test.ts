@@ -52,6 +52,19 @@ describe("headers", () => {
     expect(endpoint.requests.some((request) => request.headers["mcp-session-id"] === "forged")).toBe(false);
   });
 
+  it("refuses a header of the HTTP connection, fixed or from a headers function, before sending anything", async () => {
+    for (const name of ["Connection", "Content-Length", "Transfer-Encoding", "Keep-Alive", "Upgrade", "Expect"]) {
+      expect(() => new StreamableHttpTransport("http://127.0.0.1:1/mcp", { headers: { [name]: "x" } })).toThrow(
+        `"headers": "${name}" is a header of the HTTP connection, which the HTTP client sets itself; remove it`,
+      );
+    }
+    const endpoint = owned(await startEndpoint());
+    const error = await failure(connectHttp(endpoint.url, { headers: () => ({ expect: "100-continue" }) }));
+    expect(error.reason).toBe("PROTOCOL");
+    expect(error.message).toContain('"expect" is a header of the HTTP connection');
+    expect(endpoint.requests).toHaveLength(0);
+  });
+
   it("validates fixed headers when the transport is made", () => {
     expect(() => new StreamableHttpTransport("http://127.0.0.1:1/mcp", { headers: { "bad name": "x" } })).toThrow(TypeError);
     expect(() => new StreamableHttpTransport("http://127.0.0.1:1/mcp", { headers: { ok: "line\nbreak" } })).toThrow(TypeError);

@@ -1,5 +1,5 @@
 /**
- * The two HTTP clients under the transports (node:http, and a user's fetch) read a body the same
+ * The two HTTP clients under the transports (undici, and a user's fetch) read a body the same
  * way: chunk by chunk to its end, and a body that does not reach its end never reads as whole.
  */
 import http from "node:http";
@@ -7,8 +7,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchHttpClient } from "../../src/transport/http/fetch-http-client.js";
 import type { HttpClient, HttpResponse } from "../../src/transport/http/http-client.js";
-import { NodeHttpClient } from "../../src/transport/http/node-http-client.js";
+import { UndiciHttpClient } from "../../src/transport/http/undici-http-client.js";
 
+const BIG_BYTES = 4 * 1024 * 1024;
 let server: http.Server;
 let base: string;
 
@@ -18,6 +19,10 @@ beforeAll(async () => {
     if (req.url === "/whole") {
       res.write("one,");
       setTimeout(() => res.end("two"), 20);
+    } else if (req.url === "/big") {
+      res.end(Buffer.alloc(BIG_BYTES, 0x61));
+    } else if (req.url === "/silent") {
+      return; // never answers
     } else if (req.url === "/cut") {
       res.write("partial");
       setTimeout(() => res.socket?.destroy(), 20);
@@ -35,7 +40,7 @@ afterAll(async () => {
 });
 
 const clients: [string, () => HttpClient][] = [
-  ["node:http", () => new NodeHttpClient()],
+  ["undici", () => new UndiciHttpClient()],
   ["fetch", () => new FetchHttpClient(fetch as never)],
 ];
 
@@ -81,6 +86,30 @@ describe.each(clients)("HttpResponse.read with %s", (_name, makeClient) => {
         throw failure;
       }),
     ).rejects.toBe(failure);
+    await client.close();
+  });
+
+  it("keeps a body that arrived before read() and hands all of it over, however large", async () => {
+    const { client, response } = await get("/big");
+    // The whole body is sent before it is read: it must be held (and the socket paused), not lost.
+    await new Promise((resolve) => setImmediate(resolve));
+    let bytes = 0;
+    await response.read((chunk) => (bytes += chunk.byteLength));
+    expect(bytes).toBe(BIG_BYTES);
+    await client.close();
+  });
+
+  it("rejects with the abort's reason at once while the response is awaited, and can be used again after", async () => {
+    const client = makeClient();
+    const controller = new AbortController();
+    const pending = client.request({ method: "GET", url: new URL("/silent", base), headers: {}, signal: controller.signal });
+    const reason = new Error("stopped by the caller");
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    const next = await client.request({ method: "GET", url: new URL("/whole", base), headers: {}, signal: new AbortController().signal });
+    let text = "";
+    await next.read((chunk) => (text += Buffer.from(chunk).toString("utf8")));
+    expect(text).toBe("one,two");
     await client.close();
   });
 });

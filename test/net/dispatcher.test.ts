@@ -6,9 +6,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Dispatcher } from "undici";
+import { request, type Dispatcher } from "undici";
 import { McpTransportError } from "../../src/index.js";
-import { createDispatcher } from "../../src/transport/net/dispatcher.js";
+import { netDispatcher } from "../../src/transport/net/dispatcher.js";
+import { undiciParts } from "../../src/transport/http/undici-parts.js";
 import { proxyRules } from "../../src/transport/net/proxy-rules.js";
 import { startForwardProxy, type ForwardProxy } from "../fixtures/forward-proxy.js";
 
@@ -23,7 +24,7 @@ async function setUp(): Promise<{ origin: string; proxy: ForwardProxy; dispatche
   closers.push(() => new Promise((resolve) => server.close(resolve)));
   const proxy = await startForwardProxy();
   closers.push(() => proxy.stop());
-  const dispatcher = createDispatcher({ proxy: proxyRules(proxy.origin, "test:", {}), tls: undefined, connectTimeoutMs: 10_000 });
+  const dispatcher = netDispatcher({ proxy: proxyRules(proxy.origin, "test:", {}), tls: undefined, connectTimeoutMs: 10_000 })(undiciParts());
   closers.push(() => dispatcher.close());
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, proxy, dispatcher };
 }
@@ -57,7 +58,7 @@ function withNewStyleHandler(dispatcher: Dispatcher, origin: string): Promise<{ 
 describe("a plain proxy's answers", () => {
   it("pass through the request() API's handler", async () => {
     const { origin, proxy, dispatcher } = await setUp();
-    const response = await dispatcher.request({ origin, path: "/", method: "GET" });
+    const response = await request(`${origin}/`, { dispatcher });
     expect(response.statusCode).toBe(200);
     expect(await response.body.text()).toBe("hello");
     expect(proxy.seen).toEqual([{ method: "GET", target: new URL(origin).host, proxyAuthorization: undefined }]);
@@ -71,7 +72,7 @@ describe("a plain proxy's answers", () => {
   it("a 407 fails the request() API's request naming the proxy", async () => {
     const { origin, proxy, dispatcher } = await setUp();
     proxy.refuseWith(407);
-    const error = await dispatcher.request({ origin, path: "/", method: "GET" }).then(
+    const error = await request(`${origin}/`, { dispatcher }).then(
       () => undefined,
       (reason: unknown) => reason,
     );

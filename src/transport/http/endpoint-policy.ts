@@ -16,7 +16,7 @@
  * not name the endpoint: the session adds the transport's description to every failure.
  */
 import { StringDecoder } from "node:string_decoder";
-import { isLasting, networkFailureIn } from "../net/connect-failure.js";
+import { isLasting, networkFailureIn } from "../net/network-failures.js";
 import { McpTransportError } from "../../errors.js";
 import { messageTooLarge } from "../limits.js";
 import { abortReason, delay } from "../../util/abort.js";

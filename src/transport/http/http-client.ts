@@ -1,9 +1,9 @@
 /**
  * The one small interface between the HTTP transports and whatever speaks HTTP underneath.
  *
- * The default on Node is a keep-alive `node:http`/`node:https` client (node-http-client.ts);
- * a user-supplied `fetch` replaces it (fetch-http-client.ts) for proxies, custom TLS, tests and
- * runtimes without `node:http`. Everything the protocol cares about (redirects, content types,
+ * The default on Node is a keep-alive undici client (undici-http-client.ts); a user-supplied
+ * `fetch` replaces it (fetch-http-client.ts) for tests, instrumentation and runtimes without
+ * Node's networking. Everything the protocol cares about (redirects, content types,
  * status codes, attempts, byte ceilings) is decided above this interface, in endpoint-policy.ts,
  * so every client behaves the same.
  *

@@ -1,7 +1,7 @@
 /**
  * What every HTTP transport (Streamable HTTP, the legacy HTTP+SSE) takes from its user and how
  * it is checked: the endpoint URL, the headers (fixed, or computed per request), the `fetch` to
- * use instead of `node:http`, and the redirect mode. Checked in the constructor, so a wrong
+ * use instead of the built-in undici client, and the redirect mode. Checked in the constructor, so a wrong
  * option fails where it was written rather than at the first request.
  */
 import { McpTransportError } from "../../errors.js";
@@ -9,13 +9,13 @@ import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { RedirectMode } from "./endpoint-policy.js";
 import { FetchHttpClient } from "./fetch-http-client.js";
 import type { FetchLike, HttpClient } from "./http-client.js";
-import { CONNECT_TIMEOUT_MS, NodeHttpClient } from "./node-http-client.js";
+import { CONNECT_TIMEOUT_MS, UndiciHttpClient } from "./undici-http-client.js";
 import { describeValue } from "../limits.js";
 import { didYouMean, firstUnknownKey } from "../../util/option-names.js";
 import { isAuthProvider, type AuthProvider } from "./auth-provider.js";
 import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
 import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
-import { createDispatcher } from "../net/dispatcher.js";
+import { netDispatcher } from "../net/dispatcher.js";
 
 /** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
 export type HeadersOption =
@@ -31,9 +31,9 @@ export interface HttpEndpointOptions extends TlsOptions {
    */
   headers?: HeadersOption;
   /**
-   * The `fetch` to use instead of the default client: for tests, or runtimes without Node's
-   * network. It is called with `redirect: "manual"`. A `fetch` owns its network, so `proxy` and
-   * the TLS options are refused beside it: give them to the `fetch` itself.
+   * The `fetch` to use instead of the default keep-alive undici client: for tests, instrumentation,
+   * or runtimes without Node's networking. It is called with `redirect: "manual"`. A `fetch` owns
+   * its network, so `proxy` and the TLS options are refused beside it: give them to the `fetch`.
    */
   fetch?: FetchLike;
   /**
@@ -71,8 +71,11 @@ export interface ResolvedHttpOptions {
 /** Fixed headers already checked, or the user's function, whose result is checked per request. */
 export type ResolvedHeaders = Readonly<Record<string, string>> | (() => Record<string, string> | Promise<Record<string, string>>);
 
-/** Framing headers belong to the HTTP client, whatever the user's headers say. */
-const FRAMING_HEADERS: ReadonlySet<string> = new Set(["content-length", "transfer-encoding", "connection"]);
+/**
+ * Headers of the connection and its framing: the HTTP client sets them (undici refuses most of
+ * them outright), so a user's header of these names is refused where it is given.
+ */
+const CONNECTION_HEADERS: ReadonlySet<string> = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "expect"]);
 const NO_HEADERS: readonly string[] = Object.freeze([]);
 
 /**
@@ -169,15 +172,14 @@ function refusingAuthorization(option: () => Record<string, string> | Promise<Re
 }
 
 /**
- * The HTTP client of one connection: the user's `fetch`, or a keep-alive client of its own on a
- * dispatcher that follows the proxy rules and the TLS options (their files read now).
+ * The HTTP client of one connection: the user's `fetch`, or a keep-alive undici client of its
+ * own, on the dispatcher of transport/net/ (the proxy rules, the TLS options with their files
+ * read now, and failures named by proxy or TLS cause).
  */
 export async function httpClientFor(options: ResolvedHttpOptions): Promise<HttpClient> {
   if (options.fetch) return new FetchHttpClient(options.fetch);
   const tls = await loadTls(options.tls);
-  // Until the undici client lands: the dispatcher is made, and the node:http client still used.
-  void createDispatcher({ proxy: options.proxy, tls, connectTimeoutMs: CONNECT_TIMEOUT_MS }).close();
-  return new NodeHttpClient();
+  return new UndiciHttpClient(netDispatcher({ proxy: options.proxy, tls, connectTimeoutMs: CONNECT_TIMEOUT_MS }));
 }
 
 /** Header names are HTTP tokens and values have no line breaks; names come back in lower case. */
@@ -194,6 +196,9 @@ export function checkHeaders(
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw failure(`${where}: ${JSON.stringify(name)} is not a valid header name`);
     if (isReservedHeader(name)) {
       throw failure(`${where}: "${name}" is a header the protocol sets itself (Mcp-*, MCP-Protocol-Version, Accept, Content-Type, Last-Event-ID); remove it`);
+    }
+    if (CONNECTION_HEADERS.has(name.toLowerCase())) {
+      throw failure(`${where}: "${name}" is a header of the HTTP connection, which the HTTP client sets itself; remove it`);
     }
     if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
       throw failure(`${where}: the value of "${name}" must be a string without line breaks`);
@@ -239,11 +244,11 @@ function combineHeaders(
   messageHeaders: Record<string, string> | undefined,
 ): RequestHeaders {
   // Built by assignment only: `delete` would turn the object into a slow dictionary, for us and
-  // for node:http, which walks it again.
+  // for the HTTP client, which walks it again.
   const headers: Record<string, string> = {};
   let userHeaders: string[] | undefined;
   for (const name in user) {
-    if (!FRAMING_HEADERS.has(name)) headers[name] = user[name]!;
+    headers[name] = user[name]!;
     (userHeaders ??= []).push(name);
   }
   if (messageHeaders) {

@@ -11,16 +11,18 @@
  *   (`GET http://host/path`), with `Proxy-Authorization` when the proxy URL has credentials, as
  *   plain forward proxies expect. A 407 answer is the proxy's, and fails naming it.
  *
- * Failures to connect are UNAVAILABLE McpTransportErrors made here (connect-failure.ts), naming
+ * Failures to connect are UNAVAILABLE McpTransportErrors made here (network-failures.ts), naming
  * the proxy or the server; they reach the HTTP client as the request's error.
  *
  * undici's own deadlines for headers and body are off: the transports keep their own (the
  * request deadline, the read stall), and two clocks on one wait would fight. The connect
  * deadline stays (`connectTimeoutMs`, for TCP, the tunnel and TLS each).
  */
-import { Agent, Dispatcher, buildConnector } from "undici";
+import type { Agent, Dispatcher, buildConnector } from "undici";
 import type { Duplex } from "node:stream";
-import { connectFailure, proxyRefused, proxyUnreachable, watchLateTlsFailure } from "./connect-failure.js";
+import type { DispatcherFactory } from "../http/undici-http-client.js";
+import type { UndiciParts } from "../http/undici-parts.js";
+import { connectFailure, proxyRefused, proxyUnreachable, watchLateTlsFailure } from "./network-failures.js";
 import type { ProxyRoute, ProxyRules } from "./proxy-rules.js";
 import type { TlsMaterial } from "./tls-options.js";
 import { openTunnel } from "./tunnel.js";
@@ -40,109 +42,126 @@ const AGENT_DEADLINES = { headersTimeout: 0, bodyTimeout: 0 } as const;
 type ConnectOptions = Parameters<buildConnector.connector>[0];
 type ConnectCallback = buildConnector.Callback;
 
-/** The dispatcher for one connection's HTTP client. Closing it closes every socket it opened. */
-export function createDispatcher(options: NetDispatcherOptions): Dispatcher {
-  return new NetDispatcher(options);
+/**
+ * The dispatcher for one connection's HTTP client, made on its first request from the parts of
+ * undici loaded then (the client loads only those, undici-parts.ts). Closing it closes every
+ * socket it opened.
+ */
+export function netDispatcher(options: NetDispatcherOptions): DispatcherFactory {
+  return (parts) => new (netDispatcherClass(parts))(parts, options);
 }
 
-class NetDispatcher extends Dispatcher {
-  /** Direct and tunnelled connections: the connect function decides per origin. */
-  private readonly agent: Agent;
-  /** Connections to plain-http proxies, for absolute-form requests. */
-  private readonly proxyAgent: Agent;
-  private readonly rules: ProxyRules;
-  /** The proxies absolute-form requests went to, by origin, to name them when they fail. */
-  private readonly proxies = new Map<string, ProxyRoute>();
-  /** Per request origin: the plain proxy it goes to, or null for the agent (direct or tunnelled). */
-  private readonly plainProxies = new Map<string, { origin: URL; route: ProxyRoute } | null>();
+type NetDispatcherClass = new (parts: UndiciParts, options: NetDispatcherOptions) => Dispatcher;
+let madeClass: NetDispatcherClass | undefined;
 
-  constructor(options: NetDispatcherOptions) {
-    super();
-    const { tls, connectTimeoutMs } = options;
-    this.rules = options.proxy;
-    const tlsConnect = buildConnector({ ...tls, timeout: connectTimeoutMs });
-    const clientCertificate = tls?.cert !== undefined;
-    this.agent = new Agent({
-      ...AGENT_DEADLINES,
-      connect: (connectOptions: ConnectOptions, callback: ConnectCallback) => {
-        const target = targetOf(connectOptions);
-        const route = this.rules.routeFor(target.url);
-        const secure = connectOptions.protocol === "https:";
-        const attempt = { server: target.url.origin, proxy: route, clientCertificate, secure };
-        const done: ConnectCallback = (error, socket) => {
-          if (error) return callback(connectFailure(timeoutNamed(error, connectTimeoutMs), attempt), null);
-          if (secure) watchLateTlsFailure(socket!, attempt);
-          callback(null, socket!);
-        };
-        if (route === undefined) {
-          tlsConnect(connectOptions, done);
-          return;
-        }
-        openTunnel({ proxy: route, host: target.url.hostname, port: target.port, timeoutMs: connectTimeoutMs, tls }).then(
-          (socket: Duplex) => {
-            if (!secure) return callback(null, socket as unknown as Parameters<ConnectCallback>[1] & object);
-            tlsConnect({ ...connectOptions, httpSocket: socket as unknown as ConnectOptions["httpSocket"] }, done);
-          },
-          (error: unknown) => callback(error as Error, null),
-        );
-      },
-    });
-    const proxyConnect = buildConnector({ ...(tls?.ca !== undefined ? { ca: tls.ca } : {}), timeout: connectTimeoutMs });
-    this.proxyAgent = new Agent({
-      ...AGENT_DEADLINES,
-      connect: (connectOptions: ConnectOptions, callback: ConnectCallback) => {
-        const proxy = targetOf(connectOptions).url;
-        proxyConnect(connectOptions, (error, socket) => {
-          if (!error) return callback(null, socket!);
-          const route = this.proxies.get(proxy.origin) ?? { url: proxy, shown: proxy.origin, authorization: undefined };
-          callback(proxyUnreachable(timeoutNamed(error, connectTimeoutMs), route), null);
-        });
-      },
-    });
-  }
+/** The class, made once: its base class is undici's, loaded only when a first request needs it. */
+function netDispatcherClass(parts: UndiciParts): NetDispatcherClass {
+  madeClass ??= makeNetDispatcherClass(parts.Dispatcher);
+  return madeClass;
+}
 
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    const plain = this.plainProxyFor(String(options.origin));
-    if (plain === null) return this.agent.dispatch(options, handler);
-    return this.proxyAgent.dispatch(absoluteForm(options, plain.origin, plain.route), refusalOf407(handler, plain.route, plain.origin.host));
-  }
+function makeNetDispatcherClass(Base: typeof Dispatcher): NetDispatcherClass {
+  return class NetDispatcher extends Base {
+    /** Direct and tunnelled connections: the connect function decides per origin. */
+    private readonly agent: Agent;
+    /** Connections to plain-http proxies, for absolute-form requests. */
+    private readonly proxyAgent: Agent;
+    private readonly rules: ProxyRules;
+    /** The proxies absolute-form requests went to, by origin, to name them when they fail. */
+    private readonly proxies = new Map<string, ProxyRoute>();
+    /** Per request origin: the plain proxy it goes to, or null for the agent (direct or tunnelled). */
+    private readonly plainProxies = new Map<string, { origin: URL; route: ProxyRoute } | null>();
 
-  /**
-   * The proxy a plain-http origin is sent to in absolute form, or null; worked out once per origin
-   * (a connection talks to one or two), so a request pays a map lookup, not a URL parse.
-   */
-  private plainProxyFor(origin: string): { origin: URL; route: ProxyRoute } | null {
-    let plain = this.plainProxies.get(origin);
-    if (plain === undefined) {
-      const url = new URL(origin);
-      const route = url.protocol === "http:" ? this.rules.routeFor(url) : undefined;
-      plain = route === undefined ? null : { origin: url, route };
-      if (route !== undefined) this.proxies.set(route.url.origin, route);
-      this.plainProxies.set(origin, plain);
+    constructor({ Agent, buildConnector }: UndiciParts, options: NetDispatcherOptions) {
+      super();
+      const { tls, connectTimeoutMs } = options;
+      this.rules = options.proxy;
+      const tlsConnect = buildConnector({ ...tls, timeout: connectTimeoutMs });
+      const clientCertificate = tls?.cert !== undefined;
+      this.agent = new Agent({
+        ...AGENT_DEADLINES,
+        connect: (connectOptions: ConnectOptions, callback: ConnectCallback) => {
+          const target = targetOf(connectOptions);
+          const route = this.rules.routeFor(target.url);
+          const secure = connectOptions.protocol === "https:";
+          const attempt = { server: target.url.origin, proxy: route, clientCertificate, secure };
+          const done: ConnectCallback = (error, socket) => {
+            if (error) return callback(connectFailure(timeoutNamed(error, connectTimeoutMs), attempt), null);
+            if (secure) watchLateTlsFailure(socket!, attempt);
+            callback(null, socket!);
+          };
+          if (route === undefined) {
+            tlsConnect(connectOptions, done);
+            return;
+          }
+          openTunnel({ proxy: route, host: target.url.hostname, port: target.port, timeoutMs: connectTimeoutMs, tls }).then(
+            (socket: Duplex) => {
+              if (!secure) return callback(null, socket as unknown as Parameters<ConnectCallback>[1] & object);
+              tlsConnect({ ...connectOptions, httpSocket: socket as unknown as ConnectOptions["httpSocket"] }, done);
+            },
+            (error: unknown) => callback(error as Error, null),
+          );
+        },
+      });
+      const proxyConnect = buildConnector({ ...(tls?.ca !== undefined ? { ca: tls.ca } : {}), timeout: connectTimeoutMs });
+      this.proxyAgent = new Agent({
+        ...AGENT_DEADLINES,
+        connect: (connectOptions: ConnectOptions, callback: ConnectCallback) => {
+          const proxy = targetOf(connectOptions).url;
+          proxyConnect(connectOptions, (error, socket) => {
+            if (!error) return callback(null, socket!);
+            const route = this.proxies.get(proxy.origin) ?? { url: proxy, shown: proxy.origin, authorization: undefined };
+            callback(proxyUnreachable(timeoutNamed(error, connectTimeoutMs), route), null);
+          });
+        },
+      });
     }
-    return plain;
-  }
 
-  // undici's overloads take a callback or give a promise; both forms are kept.
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
-    const closed = Promise.all([this.agent.close(), this.proxyAgent.close()]).then(() => {});
-    if (callback === undefined) return closed;
-    void closed.then(callback, callback);
-  }
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      // Without any proxy (the common case), nothing to decide per request.
+      if (this.rules.none) return this.agent.dispatch(options, handler);
+      const plain = this.plainProxyFor(String(options.origin));
+      if (plain === null) return this.agent.dispatch(options, handler);
+      return this.proxyAgent.dispatch(absoluteForm(options, plain.origin, plain.route), refusalOf407(handler, plain.route, plain.origin.host));
+    }
 
-  override destroy(): Promise<void>;
-  override destroy(error: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(error: Error | null, callback: () => void): void;
-  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
-    const error = typeof first === "function" ? null : (first ?? null);
-    const callback = typeof first === "function" ? first : second;
-    const destroyed = Promise.all([this.agent.destroy(error), this.proxyAgent.destroy(error)]).then(() => {});
-    if (callback === undefined) return destroyed;
-    void destroyed.then(callback, callback);
-  }
+    /**
+     * The proxy a plain-http origin is sent to in absolute form, or null; worked out once per origin
+     * (a connection talks to one or two), so a request pays a map lookup, not a URL parse.
+     */
+    private plainProxyFor(origin: string): { origin: URL; route: ProxyRoute } | null {
+      let plain = this.plainProxies.get(origin);
+      if (plain === undefined) {
+        const url = new URL(origin);
+        const route = url.protocol === "http:" ? this.rules.routeFor(url) : undefined;
+        plain = route === undefined ? null : { origin: url, route };
+        if (route !== undefined) this.proxies.set(route.url.origin, route);
+        this.plainProxies.set(origin, plain);
+      }
+      return plain;
+    }
+
+    // undici's overloads take a callback or give a promise; both forms are kept.
+    override close(): Promise<void>;
+    override close(callback: () => void): void;
+    override close(callback?: () => void): Promise<void> | void {
+      const closed = Promise.all([this.agent.close(), this.proxyAgent.close()]).then(() => {});
+      if (callback === undefined) return closed;
+      void closed.then(callback, callback);
+    }
+
+    override destroy(): Promise<void>;
+    override destroy(error: Error | null): Promise<void>;
+    override destroy(callback: () => void): void;
+    override destroy(error: Error | null, callback: () => void): void;
+    override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+      const error = typeof first === "function" ? null : (first ?? null);
+      const callback = typeof first === "function" ? first : second;
+      const destroyed = Promise.all([this.agent.destroy(error), this.proxyAgent.destroy(error)]).then(() => {});
+      if (callback === undefined) return destroyed;
+      void destroyed.then(callback, callback);
+    }
+  };
 }
 
 /** The target of a connection, from undici's connect options: its origin, and its port even when it is the default. */

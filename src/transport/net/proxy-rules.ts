@@ -37,6 +37,8 @@ export interface ProxyRoute {
 export interface ProxyRules {
   /** The proxy a connection to `target` goes through, or undefined to connect directly. */
   routeFor(target: URL): ProxyRoute | undefined;
+  /** True when no target goes through a proxy (`false`, or no proxy variable set). */
+  readonly none: boolean;
 }
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { "http:": 80, "ws:": 80, "https:": 443, "wss:": 443 };
@@ -57,7 +59,7 @@ export function proxyRules(option: ProxyOption | undefined, where: string, env: 
   if (option === false) return NO_PROXY_RULES;
   if (option !== undefined) {
     const route = proxyRoute(option, `${where} "proxy"`);
-    return { routeFor: (target) => (bypassesProxy(target, bypass) ? undefined : route) };
+    return { none: bypass === "all", routeFor: (target) => (bypassesProxy(target, bypass) ? undefined : route) };
   }
   const httpsName = nameSet(env, "https_proxy", "HTTPS_PROXY");
   const httpName = nameSet(env, "http_proxy", "HTTP_PROXY");
@@ -66,6 +68,7 @@ export function proxyRules(option: ProxyOption | undefined, where: string, env: 
   const plain = httpName === undefined ? undefined : proxyRoute(env[httpName]!, `the environment variable ${httpName}`);
   if (secure === undefined && plain === undefined) return NO_PROXY_RULES;
   return {
+    none: bypass === "all",
     routeFor(target) {
       const route = isSecure(target) ? secure : plain;
       return route === undefined || bypassesProxy(target, bypass) ? undefined : route;
@@ -73,7 +76,7 @@ export function proxyRules(option: ProxyOption | undefined, where: string, env: 
   };
 }
 
-const NO_PROXY_RULES: ProxyRules = { routeFor: () => undefined };
+const NO_PROXY_RULES: ProxyRules = { none: true, routeFor: () => undefined };
 
 /** The proxy named by `value`, checked: http: or https:, a host, nothing after the origin but `/`. */
 export function proxyRoute(value: string | URL, where: string): ProxyRoute {

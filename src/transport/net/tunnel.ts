@@ -10,7 +10,7 @@ import http from "node:http";
 import https from "node:https";
 import type { Duplex } from "node:stream";
 import { abortReason } from "../../util/abort.js";
-import { proxyRefused, proxyTimedOut, proxyUnreachable } from "./connect-failure.js";
+import { proxyRefused, proxyTimedOut, proxyUnreachable } from "./network-failures.js";
 import type { ProxyRoute } from "./proxy-rules.js";
 import type { TlsMaterial } from "./tls-options.js";
 

@@ -8,8 +8,8 @@
 import net from "node:net";
 import tls from "node:tls";
 import type { Duplex } from "node:stream";
-import { CONNECT_TIMEOUT_MS } from "../http/node-http-client.js";
-import { connectFailure } from "../net/connect-failure.js";
+import { CONNECT_TIMEOUT_MS } from "../http/undici-http-client.js";
+import { connectFailure } from "../net/network-failures.js";
 import type { ProxyRoute } from "../net/proxy-rules.js";
 import type { TlsMaterial } from "../net/tls-options.js";
 import { openTunnel } from "../net/tunnel.js";

@@ -33,7 +33,7 @@ import { didYouMean } from "../../util/option-names.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
 import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
 import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
-import { connectFailure } from "../net/connect-failure.js";
+import { connectFailure } from "../net/network-failures.js";
 import { tunnelConnection } from "./tunnel-connection.js";
 
 export {
