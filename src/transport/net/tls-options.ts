@@ -15,7 +15,8 @@
  * connection opens, and a file that cannot be read or does not hold PEM is UNAVAILABLE naming it.
  */
 import { readFile } from "node:fs/promises";
-import tls from "node:tls";
+// node:tls is loaded only when TLS options are given (not at import: a cold start pays for it otherwise).
+import type * as TlsModule from "node:tls";
 import { McpTransportError } from "../../errors.js";
 import { describeValue } from "../../util/whole-number.js";
 
@@ -102,10 +103,11 @@ function checkPemSource(value: unknown, name: string, where: string): void {
  */
 export async function loadTls(settings: TlsSettings | undefined, env: Readonly<Record<string, string | undefined>> = process.env): Promise<TlsMaterial | undefined> {
   if (settings === undefined) return undefined;
+  const tls = await import("node:tls");
   const material: TlsMaterial = {};
   if (settings.ca !== undefined) {
     const given = await Promise.all(settings.ca.map((source, index) => readPem(source, settings.ca!.length > 1 ? `ca[${index}]` : "ca")));
-    material.ca = [...(await defaultTrust(env)), ...given.flatMap(splitCertificates)];
+    material.ca = [...(await defaultTrust(tls, env)), ...given.flatMap(splitCertificates)];
   }
   if (settings.cert !== undefined) material.cert = await readPem(settings.cert, "cert");
   if (settings.key !== undefined) material.key = await readPem(settings.key, "key");
@@ -133,7 +135,7 @@ function tlsOptionsProblem(cause: unknown): string {
 }
 
 /** The certificates Node trusts by default: its roots and NODE_EXTRA_CA_CERTS (and the system's, when Node was told to). */
-async function defaultTrust(env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+async function defaultTrust(tls: typeof TlsModule, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
   const getCACertificates = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
   // Node 22.15 and later say it themselves, including --use-system-ca.
   if (typeof getCACertificates === "function") return getCACertificates("default");

@@ -6,8 +6,7 @@
  * Used by the HTTP dispatcher (https: targets) and by the WebSocket transport (ws: and wss:),
  * so a proxy is spoken to the same way, with the same failures, on every wire.
  */
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { abortReason } from "../../util/abort.js";
 import { proxyRefused, proxyTimedOut, proxyUnreachable } from "./network-failures.js";
@@ -31,9 +30,12 @@ export interface TunnelRequest {
  * cannot be reached, refuses (any status but 2xx, in `httpStatus`) or takes too long; with the
  * signal's reason when it aborts. Nothing is left open on a failure.
  */
-export function openTunnel(request: TunnelRequest): Promise<Duplex> {
+export async function openTunnel(request: TunnelRequest): Promise<Duplex> {
   const { proxy, signal, timeoutMs } = request;
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  if (signal?.aborted) throw abortReason(signal);
+  // Loaded when a first tunnel is opened, not when mcpwire is imported.
+  const client = proxy.url.protocol === "https:" ? await import("node:https") : await import("node:http");
+  if (signal?.aborted) throw abortReason(signal);
   const host = request.host.replace(/^\[|\]$/g, "");
   const authority = host.includes(":") ? `[${host}]:${request.port}` : `${host}:${request.port}`;
   const secureProxy = proxy.url.protocol === "https:";
@@ -41,7 +43,7 @@ export function openTunnel(request: TunnelRequest): Promise<Duplex> {
     let settled = false;
     const headers: Record<string, string> = { host: authority };
     if (proxy.authorization !== undefined) headers["proxy-authorization"] = proxy.authorization;
-    const req = (secureProxy ? https : http).request({
+    const req = client.request({
       method: "CONNECT",
       host: proxy.url.hostname.replace(/^\[|\]$/g, ""),
       port: proxy.url.port || (secureProxy ? 443 : 80),

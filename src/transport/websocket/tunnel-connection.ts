@@ -6,7 +6,6 @@
  * already an UNAVAILABLE McpTransportError naming the proxy or the TLS cause.
  */
 import net from "node:net";
-import tls from "node:tls";
 import type { Duplex } from "node:stream";
 import { CONNECT_TIMEOUT_MS } from "../http/undici-http-client.js";
 import { connectFailure } from "../net/network-failures.js";
@@ -26,36 +25,43 @@ export interface TunnelConnectionOptions {
 type Callback = (error: Error | null, socket?: Duplex) => void;
 
 export function tunnelConnection(options: TunnelConnectionOptions): (requestOptions: unknown, callback: Callback) => undefined {
-  const { route, target, tls: material, signal } = options;
-  const secure = target.protocol === "wss:";
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  const port = Number(target.port) || (secure ? 443 : 80);
   return (_requestOptions, callback) => {
-    openTunnel({ proxy: route, host, port, timeoutMs: CONNECT_TIMEOUT_MS, signal, tls: material }).then(
-      (socket) => {
-        if (!secure) return callback(null, socket);
-        const attempt = { server: `the WebSocket server at ${target.protocol}//${target.host}`, proxy: route, secure, clientCertificate: material?.cert !== undefined };
-        const secured = tls.connect({
-          ...material,
-          socket,
-          host,
-          // SNI takes a host name, never an IP literal.
-          ...(net.isIP(host) === 0 ? { servername: host } : {}),
-          ALPNProtocols: ["http/1.1"],
-        });
-        const onError = (error: Error) => {
-          secured.destroy();
-          callback(connectFailure(error, attempt));
-        };
-        secured.once("error", onError);
-        secured.once("secureConnect", () => {
-          secured.off("error", onError);
-          callback(null, secured);
-        });
-      },
+    connectThrough(options).then(
+      (socket) => callback(null, socket),
       (error: unknown) => callback(error as Error),
     );
     // Nothing returned: node:http waits for the callback.
     return undefined;
   };
+}
+
+/** The tunnel, and TLS to the server inside it for wss:. */
+async function connectThrough({ route, target, tls: material, signal }: TunnelConnectionOptions): Promise<Duplex> {
+  const secure = target.protocol === "wss:";
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  const port = Number(target.port) || (secure ? 443 : 80);
+  const socket = await openTunnel({ proxy: route, host, port, timeoutMs: CONNECT_TIMEOUT_MS, signal, tls: material });
+  if (!secure) return socket;
+  const attempt = { server: `the WebSocket server at ${target.protocol}//${target.host}`, proxy: route, secure, clientCertificate: material?.cert !== undefined };
+  // Loaded for a first wss:// tunnel, not when mcpwire is imported.
+  const tls = await import("node:tls");
+  return new Promise<Duplex>((resolve, reject) => {
+    const secured = tls.connect({
+      ...material,
+      socket,
+      host,
+      // SNI takes a host name, never an IP literal.
+      ...(net.isIP(host) === 0 ? { servername: host } : {}),
+      ALPNProtocols: ["http/1.1"],
+    });
+    const onError = (error: Error) => {
+      secured.destroy();
+      reject(connectFailure(error, attempt));
+    };
+    secured.once("error", onError);
+    secured.once("secureConnect", () => {
+      secured.off("error", onError);
+      resolve(secured);
+    });
+  });
 }
