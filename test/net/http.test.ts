@@ -118,6 +118,15 @@ describe("a proxy that refuses, or cannot be reached", () => {
     expect(proxy.seen).toHaveLength(1);
   });
 
+  it("a proxy's 404 is not the server's: the fallback to legacy SSE is not taken", async () => {
+    const { url, certs } = await kit.secured(await streamable("json"));
+    const proxy = await kit.proxy();
+    proxy.refuseWith(404);
+    const error = await failure(kit.connect(new HttpTransport(url, { proxy: proxy.origin, ca: certs.caCert })));
+    expect(error).toMatchObject({ reason: "UNAVAILABLE", kind: "proxy_unavailable", httpStatus: 404 });
+    expect(proxy.seen).toHaveLength(1);
+  });
+
   it("a CONNECT answered 502 is UNAVAILABLE naming the proxy", async () => {
     const { url, certs } = await kit.secured(await streamable("json"));
     const proxy = await kit.proxy();

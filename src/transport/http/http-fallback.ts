@@ -71,8 +71,6 @@ export function fallbackWanted(error: unknown): error is McpTransportError {
   return (
     error instanceof McpTransportError &&
     error.httpStatus !== undefined &&
-    // A proxy's status is not the server's answer.
-    error.kind !== "proxy_unavailable" &&
     FALLBACK_STATUSES.includes(error.httpStatus) &&
     !isModernErrorCode(error.code)
   );
