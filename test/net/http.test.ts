@@ -187,6 +187,7 @@ describe("https:// with the test's own CA", () => {
     expect(error.message).toContain(`https://127.0.0.1:${front.port}`);
     expect(error.message).toContain("give its CA with `ca`");
     expect(error).toBeInstanceOf(McpTransportError);
+    expect(front.connections).toBe(1);
   });
 
   it("legacy HTTP+SSE works with `ca` too", async () => {
