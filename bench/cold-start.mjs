@@ -3,6 +3,7 @@
 //
 // - connect + first list, import + connect + first list, and the same from the process's start:
 //   `clients/cold-driver.mjs <client>`, one process per figure set, each client with its defaults;
+//   connect + first list again against server-everything, a real server slower to start;
 // - the wall time of a whole program that lists the tools of the same stdio server and exits:
 //   each client's smallest script (`smallest/<client>.mjs`), and `mcpwire tools "<command>"` from
 //   the build, timed from spawn to exit by this process.
@@ -19,6 +20,7 @@ const FIGURES = [
   ["connectListMs", "connect + first list over stdio, imported already (ms)"],
   ["importConnectListMs", "import + connect + first list (ms)"],
   ["sinceProcessStartMs", "process start to first list's answer (ms)"],
+  ["everythingConnectListMs", "connect + first list, server-everything over stdio (ms)"],
   ["scriptWallMs", "smallest listing script, wall time (ms)"],
   ["cliWallMs", "`mcpwire tools` (mcpwire) beside the others' smallest scripts, wall time (ms)"],
 ];
@@ -52,6 +54,8 @@ async function coldRound(client) {
     process.stderr.write(`cold start ${client}: ${error.message}\n`);
     for (const [key] of FIGURES.slice(0, 4)) figures[key] = null;
   }
+  const everything = await runProgram([`${here}clients/cold-driver.mjs`, client, "everything"]).catch(() => undefined);
+  figures.everythingConnectListMs = everything ? JSON.parse(everything.stdout.trim().split("\n").at(-1)).connectListMs : null;
   const listed = (stdout) => ["echo", "blob", "sink"].every((name) => stdout.includes(name));
   const script = await runProgram([`${here}smallest/${client}.mjs`, ...SERVER_COMMAND]).catch(() => undefined);
   figures.scriptWallMs = script && listed(script.stdout) ? script.wallMs : null;
