@@ -133,7 +133,8 @@ const windowOf = (name) => process.env[name] ?? STEADY_WINDOWS[name];
 const windows = STEADY
   ? `; steady state (after ${windowOf("BENCH_WARMUP")} sequential and ${windowOf("BENCH_CONCURRENT_WARMUP")} in-flight warm-up calls)`
   : "";
-const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${ROUNDS} rounds, medians (min-max)${windows}.`;
+const sections = [TRANSPORTS.length > 0 ? `${ROUNDS} rounds` : "", COLD_ROUNDS > 0 ? `cold start ${COLD_ROUNDS} rounds` : ""].filter(Boolean);
+const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${sections.join(", ")}, medians (min-max)${windows}.`;
 process.stdout.write(`${header}\n${lines.join("\n")}\n`);
 await mkdir(`${here}results`, { recursive: true });
 const file = `${here}results/bench-${STEADY ? "steady-" : ""}${new Date().toISOString().replaceAll(":", "-")}.json`;
