@@ -52,9 +52,11 @@ async function coldRound(client) {
     Object.assign(figures, JSON.parse(stdout.trim().split("\n").at(-1)));
   } catch (error) {
     process.stderr.write(`cold start ${client}: ${error.message}\n`);
-    for (const [key] of FIGURES.slice(0, 4)) figures[key] = null;
+    for (const key of ["importMs", "connectListMs", "importConnectListMs", "sinceProcessStartMs"]) figures[key] = null;
   }
-  const everything = await runProgram([`${here}clients/cold-driver.mjs`, client, "everything"]).catch(() => undefined);
+  const everything = await runProgram([`${here}clients/cold-driver.mjs`, client, "everything"]).catch((error) => {
+    process.stderr.write(`cold start ${client} (server-everything): ${error.message}\n`);
+  });
   figures.everythingConnectListMs = everything ? JSON.parse(everything.stdout.trim().split("\n").at(-1)).connectListMs : null;
   const listed = (stdout) => ["echo", "blob", "sink"].every((name) => stdout.includes(name));
   const script = await runProgram([`${here}smallest/${client}.mjs`, ...SERVER_COMMAND]).catch(() => undefined);
