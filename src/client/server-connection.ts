@@ -114,7 +114,6 @@ export class ServerConnection {
     );
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline.signal]) : deadline.signal;
     try {
-      await loadSchemas();
       await this.negotiate(signal, this.options.era);
     } catch (error) {
       await first.close();
@@ -247,7 +246,12 @@ export class ServerConnection {
     this.unopened = undefined;
     this.negotiating.add(session);
     this.install(session);
-    await session.open({ signal });
+    // The schemas (zod, about 90 ms to load: bench/RESULTS.md, "Cold start") load while the
+    // transport opens, a child process boots on another core; both are done before the first
+    // request is sent, so no answer is validated before they are there. (A server speaks first
+    // only with what basic/lifecycle allows before the handshake: a ping, which the session
+    // answers without them, or a log message, which a listener would drop if it came this early.)
+    await Promise.all([session.open({ signal }), loadSchemas()]);
     return session;
   }
 

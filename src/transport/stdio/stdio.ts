@@ -212,8 +212,12 @@ export class StdioTransport implements McpTransport {
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
     const signal = options.signal;
     if (signal?.aborted) throw abortReason(signal);
-    await loadSpawner();
-    if (signal?.aborted) throw abortReason(signal);
+    // Nothing to wait for on POSIX: the child starts now, before anything else this turn loads.
+    const spawnerLoading = loadSpawner();
+    if (spawnerLoading) {
+      await spawnerLoading;
+      if (signal?.aborted) throw abortReason(signal);
+    }
     const env = childEnv({ allow: this.envAllow, env: this.options.env });
     let tree: ProcessTree;
     try {
