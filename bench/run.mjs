@@ -9,7 +9,7 @@
 // table's short windows fall partly in each client's warm-up (`npm run bench:warm-up`); this one
 // shows what a call costs once the optimizing compiler is done.
 //
-// Environment: BENCH_ROUNDS (3), BENCH_CLIENTS (floor,sdk,sdk2,aisdk,mcpwire), BENCH_TRANSPORTS
+// Environment: BENCH_ROUNDS (3), BENCH_CLIENTS (floor,floor-undici,sdk,sdk2,aisdk,mcpwire), BENCH_TRANSPORTS
 // (stdio,http-json,http-sse; empty for none), BENCH_COLD_ROUNDS (7; 0 for no cold start), and the driver's BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT,
 // BENCH_CONCURRENT_WARMUP, BENCH_LARGE_MIB.
 import { spawn } from "node:child_process";
@@ -30,7 +30,7 @@ const STEADY_WINDOWS = {
   BENCH_LARGE_MIB: "1",
 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CLIENTS = (process.env.BENCH_CLIENTS ?? (STEADY ? "floor,mcpwire" : "floor,sdk,sdk2,aisdk,mcpwire")).split(",");
+const CLIENTS = (process.env.BENCH_CLIENTS ?? (STEADY ? "floor,floor-undici,mcpwire" : "floor,floor-undici,sdk,sdk2,aisdk,mcpwire")).split(",");
 const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? "stdio,http-json,http-sse").split(",").filter(Boolean);
 // The cold-start section (see cold-start.mjs); BENCH_COLD_ROUNDS=0 leaves it out.
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? (STEADY ? 0 : 7));
@@ -122,7 +122,8 @@ for (const transport of TRANSPORTS) {
 }
 
 if (COLD_ROUNDS > 0) {
-  const cold = await runColdStart({ clients: CLIENTS, rounds: COLD_ROUNDS });
+  // Over stdio only, where the undici floor is the floor itself.
+  const cold = await runColdStart({ clients: CLIENTS.filter((client) => client !== "floor-undici"), rounds: COLD_ROUNDS });
   summary.coldStart = cold.summary;
   results.coldStart = cold.raw;
   lines.push(...cold.lines);
