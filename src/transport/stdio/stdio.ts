@@ -35,6 +35,7 @@ import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from
 import { describeValue, isOverBytes, messageTooLarge, type Limits } from "../limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
 import { didYouMean } from "../../util/option-names.js";
+import { writeInTurn } from "../../util/hot-path.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
 
 export { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS } from "./process-tree.js";
@@ -383,8 +384,9 @@ class StdioConnection implements McpConnection {
     }
     let flushed: boolean;
     try {
-      // JSON.stringify escapes newlines inside strings, so the message is one line.
-      flushed = stdin.write(`${text}\n`);
+      // JSON.stringify escapes newlines inside strings, so the message is one line. The lines of
+      // one turn leave together (many callers send at once when a chunk of replies settles them).
+      flushed = writeInTurn(stdin, `${text}\n`);
     } catch (cause) {
       return Promise.reject(this.withTail(new McpTransportError("DISCONNECTED", "could not write to the server process's stdin", { cause })));
     }
