@@ -377,6 +377,9 @@ class StdioConnection implements McpConnection {
     }
     const stdin = this.tree.child.stdin;
     if (!stdin || !stdin.writable) return this.writeAfterStdinGone();
+    // While other requests wait for their answers, calls overlap: their callers send the next
+    // ones as a chunk of replies settles them, all in one turn, and those lines leave together.
+    const overlapping = this.stall.waiting > 0;
     // A long-lived request (subscriptions/listen) waits for no answer: the read-stall ceiling skips it.
     if (!context?.longLived) {
       if (!this.sentBeforeFirstByte) this.stall.sent(message);
@@ -384,9 +387,9 @@ class StdioConnection implements McpConnection {
     }
     let flushed: boolean;
     try {
-      // JSON.stringify escapes newlines inside strings, so the message is one line. The lines of
-      // one turn leave together (many callers send at once when a chunk of replies settles them).
-      flushed = writeInTurn(stdin, `${text}\n`);
+      // JSON.stringify escapes newlines inside strings, so the message is one line.
+      const line = `${text}\n`;
+      flushed = overlapping ? writeInTurn(stdin, line) : stdin.write(line);
     } catch (cause) {
       return Promise.reject(this.withTail(new McpTransportError("DISCONNECTED", "could not write to the server process's stdin", { cause })));
     }
