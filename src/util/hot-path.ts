@@ -12,7 +12,10 @@
  * - `writeInTurn`: a write that corks its stream until the end of the current turn of the event
  *   loop, so that the messages written in one turn (a chunk of replies settles many requests, and
  *   their callers send the next ones at once) leave in one `writev` instead of one system call
- *   each. See bench/RESULTS.md, "Hot path (issue 20)".
+ *   each; `flushTurn` writes what is held at once, before the stream closes. On the stdio bench,
+ *   10 000 calls with 64 in flight took about 330 writes instead of 10 000, and against the same
+ *   build without it cost 0.76x the CPU per call at 1.6x the calls per second (bench/RESULTS.md,
+ *   "Hot path (issue 20)"). The stdio connection uses it only while calls overlap.
  *
  * Elsewhere, because it is a data structure rather than a line of code: `collections/id-table.ts`
  * (`IdTable`), which holds what is in flight in place of a `Map`. With a `Map`, the stdio bench
@@ -56,4 +59,9 @@ export function writeInTurn(stream: Corkable, chunk: string): boolean {
 
 function uncork(stream: Corkable): void {
   stream.uncork();
+}
+
+/** Writes at once what `writeInTurn` holds for the end of the turn (the stream is about to close). */
+export function flushTurn(stream: Corkable): void {
+  while (stream.writableCorked > 0) stream.uncork();
 }

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { copyWith, writeInTurn } from "../../src/util/hot-path.js";
+import { copyWith, flushTurn, writeInTurn } from "../../src/util/hot-path.js";
 
 /** A stream that records each batch it is handed: one entry per write or writev. */
 function recordingStream(highWaterMark = 16 * 1024): { stream: Writable; batches: string[][] } {
@@ -58,6 +58,16 @@ describe("writeInTurn", () => {
     expect(writeInTurn(stream, "5678\n")).toBe(false);
     await nextTurn();
     expect(batches).toEqual([["1234\n", "5678\n"]]);
+  });
+
+  it("flushTurn writes what is held at once, and the end of the turn finds nothing left", async () => {
+    const { stream, batches } = recordingStream();
+    writeInTurn(stream, "cancel\n");
+    flushTurn(stream);
+    expect(batches).toEqual([["cancel\n"]]);
+    await nextTurn();
+    expect(batches).toEqual([["cancel\n"]]);
+    expect(stream.writableCorked).toBe(0);
   });
 
   it("leaves a stream corked by its owner as it was", async () => {

@@ -35,7 +35,7 @@ import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from
 import { describeValue, isOverBytes, messageTooLarge, type Limits } from "../limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
 import { didYouMean } from "../../util/option-names.js";
-import { writeInTurn } from "../../util/hot-path.js";
+import { flushTurn, writeInTurn } from "../../util/hot-path.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
 
 export { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS } from "./process-tree.js";
@@ -569,6 +569,10 @@ class StdioConnection implements McpConnection {
   private end(): void {
     if (this.phase === "ended") return;
     this.phase = "ended";
+    // Lines held for the end of this turn leave before stdin closes (a cancel notice sent just
+    // before close() is still sent).
+    const stdin = this.tree.child.stdin;
+    if (stdin) flushTurn(stdin);
     clearTimeout(this.drainTimer);
     this.stall.stop();
     this.framer.reset();
