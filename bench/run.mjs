@@ -74,6 +74,7 @@ const FIGURES = [
   ["largeUp1MiBMs", "1 MiB request (ms)"],
   ["largeUp4MiBMs", "4 MiB request (ms)"],
   ["largeUp16MiBMs", "16 MiB request (ms)"],
+  ["peakRssInFlightMiB", "peak RSS through 64 in flight (MiB)"],
   ["idleRssMiB", "RSS before large messages (MiB)"],
   ["rssForReply16MiBMiB", "peak RSS above idle, one 16 MiB reply (MiB)"],
   ["rssForRequest16MiBMiB", "peak RSS above idle, one 16 MiB request (MiB)"],
