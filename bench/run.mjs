@@ -1,6 +1,7 @@
 // `npm run bench`: the same minimal server for every client, each client in its own process,
-// alternating, several rounds; medians with min-max, the ratios mcpwire/SDK and mcpwire/floor,
-// a table on stdout and a JSON file in bench/results/.
+// alternating, several rounds; medians with min-max, mcpwire's ratio to every other client
+// (mcpwire/X), a table on stdout and a JSON file in bench/results/. Then the cold start
+// (cold-start.mjs): connect and first list in fresh processes, and whole short-lived programs.
 //
 // `npm run bench:steady` (`--steady`): the same calls, timed once every client is warmed up
 // (20 000 sequential calls, then 20 000 with 64 in flight, before the timed windows of 5 000 and
@@ -8,14 +9,16 @@
 // table's short windows fall partly in each client's warm-up (`npm run bench:warm-up`); this one
 // shows what a call costs once the optimizing compiler is done.
 //
-// Environment: BENCH_ROUNDS (3), BENCH_CLIENTS (floor,sdk,mcpwire), BENCH_TRANSPORTS
-// (stdio,http-json,http-sse), and the driver's BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT,
+// Environment: BENCH_ROUNDS (3), BENCH_CLIENTS (floor,floor-undici,sdk,sdk2,aisdk,mcpwire), BENCH_TRANSPORTS
+// (stdio,http-json,http-sse; empty for none), BENCH_COLD_ROUNDS (7; 0 for no cold start), and the driver's BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT,
 // BENCH_CONCURRENT_WARMUP, BENCH_LARGE_MIB.
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
+import { runColdStart } from "./cold-start.mjs";
 import { startHttpServer } from "./servers/start-http-server.mjs";
+import { summarize, tableHead, tableRow } from "./stats.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const STEADY = process.argv.includes("--steady");
@@ -27,8 +30,10 @@ const STEADY_WINDOWS = {
   BENCH_LARGE_MIB: "1",
 };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CLIENTS = (process.env.BENCH_CLIENTS ?? (STEADY ? "floor,mcpwire" : "floor,sdk,mcpwire")).split(",");
-const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? "stdio,http-json,http-sse").split(",");
+const CLIENTS = (process.env.BENCH_CLIENTS ?? (STEADY ? "floor,floor-undici,mcpwire" : "floor,floor-undici,sdk,sdk2,aisdk,mcpwire")).split(",");
+const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? "stdio,http-json,http-sse").split(",").filter(Boolean);
+// The cold-start section (see cold-start.mjs); BENCH_COLD_ROUNDS=0 leaves it out.
+const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? (STEADY ? 0 : 7));
 const RUN_DEADLINE_MS = 300_000; // one client's whole scenario; a hang fails the run instead of the machine
 
 function runClient(client, transport, target, scenario = "main") {
@@ -54,15 +59,6 @@ function runClient(client, transport, target, scenario = "main") {
   });
 }
 
-function summarize(values) {
-  if (values.every((v) => v === undefined)) return undefined; // not measured in this run
-  const numbers = values.filter((v) => typeof v === "number").sort((a, b) => a - b);
-  if (numbers.length === 0) return null;
-  const middle = Math.floor(numbers.length / 2);
-  const median = numbers.length % 2 ? numbers[middle] : (numbers[middle - 1] + numbers[middle]) / 2;
-  return { median, min: numbers[0], max: numbers.at(-1), failed: values.length - numbers.length };
-}
-
 const FIGURES = [
   ["importMs", "import (ms)"],
   ["coldConnectMs", "cold connect + first list (ms)"],
@@ -78,25 +74,13 @@ const FIGURES = [
   ["largeUp1MiBMs", "1 MiB request (ms)"],
   ["largeUp4MiBMs", "4 MiB request (ms)"],
   ["largeUp16MiBMs", "16 MiB request (ms)"],
+  ["peakRssInFlightMiB", "peak RSS through 64 in flight (MiB)"],
   ["idleRssMiB", "RSS before large messages (MiB)"],
   ["rssForReply16MiBMiB", "peak RSS above idle, one 16 MiB reply (MiB)"],
   ["rssForRequest16MiBMiB", "peak RSS above idle, one 16 MiB request (MiB)"],
   ["peakRssMiB", "peak RSS (MiB)"],
   ["warningLines", "warning lines printed"],
 ];
-
-function format(stat) {
-  if (stat === undefined) return "n/a";
-  if (!stat) return "fail";
-  const digits = stat.median >= 100 ? 0 : stat.median >= 10 ? 1 : 2;
-  const range = stat.min === stat.max ? "" : ` (${stat.min.toFixed(digits)}-${stat.max.toFixed(digits)})`;
-  return `${stat.median.toFixed(digits)}${range}${stat.failed ? ` [${stat.failed} failed]` : ""}`;
-}
-
-function ratio(a, b) {
-  if (!a || !b || b.median === 0) return a && b && a.median === 0 && b.median === 0 ? "1.00" : "-";
-  return (a.median / b.median).toFixed(2);
-}
 
 const results = {};
 for (const transport of TRANSPORTS) {
@@ -129,14 +113,21 @@ const lines = [];
 for (const transport of TRANSPORTS) {
   summary[transport] = {};
   lines.push(`\n### ${transport}\n`);
-  lines.push(`| figure | ${CLIENTS.join(" | ")} | mcpwire/sdk | mcpwire/floor |`);
-  lines.push(`| --- | ${CLIENTS.map(() => "---").join(" | ")} | --- | --- |`);
+  lines.push(...tableHead(CLIENTS));
   for (const [key, title] of FIGURES) {
     const stats = Object.fromEntries(CLIENTS.map((client) => [client, summarize(results[transport][client].map((f) => f[key]))]));
     summary[transport][key] = stats;
     if (CLIENTS.every((client) => stats[client] === undefined)) continue; // not measured in this run
-    lines.push(`| ${title} | ${CLIENTS.map((c) => format(stats[c])).join(" | ")} | ${ratio(stats.mcpwire, stats.sdk)} | ${ratio(stats.mcpwire, stats.floor)} |`);
+    lines.push(tableRow(title, CLIENTS, stats));
   }
+}
+
+if (COLD_ROUNDS > 0) {
+  // Over stdio only, where the undici floor is the floor itself.
+  const cold = await runColdStart({ clients: CLIENTS.filter((client) => client !== "floor-undici"), rounds: COLD_ROUNDS });
+  summary.coldStart = cold.summary;
+  results.coldStart = cold.raw;
+  lines.push(...cold.lines);
 }
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}`;
@@ -144,7 +135,8 @@ const windowOf = (name) => process.env[name] ?? STEADY_WINDOWS[name];
 const windows = STEADY
   ? `; steady state (after ${windowOf("BENCH_WARMUP")} sequential and ${windowOf("BENCH_CONCURRENT_WARMUP")} in-flight warm-up calls)`
   : "";
-const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${ROUNDS} rounds, medians (min-max)${windows}.`;
+const sections = [TRANSPORTS.length > 0 ? `${ROUNDS} rounds` : "", COLD_ROUNDS > 0 ? `cold start ${COLD_ROUNDS} rounds` : ""].filter(Boolean);
+const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${sections.join(", ")}, medians (min-max)${windows}.`;
 process.stdout.write(`${header}\n${lines.join("\n")}\n`);
 await mkdir(`${here}results`, { recursive: true });
 const file = `${here}results/bench-${STEADY ? "steady-" : ""}${new Date().toISOString().replaceAll(":", "-")}.json`;

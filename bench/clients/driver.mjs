@@ -85,6 +85,9 @@ await inFlight(CONCURRENT);
 elapsed = performance.now() - start;
 figures.concCallsPerSec = (CONCURRENT / elapsed) * 1000;
 figures.concCpuMicrosPerCall = cpuMicros(cpu) / CONCURRENT;
+// The high-water mark so far: import, connect and every call, nothing large yet (issue 20's
+// "peak RSS through 64 in flight"; the large messages below raise the later peaks).
+figures.peakRssInFlightMiB = process.resourceUsage().maxRSS / 1024;
 
 figures.idleRssMiB = process.memoryUsage().rss / 2 ** 20;
 for (const mib of LARGE_MIB) {

@@ -233,11 +233,11 @@ export class McpClient {
    * task itself instead.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
-    const { validateOutput, ...callOptions } = options;
     const label = `callTool ${quote(name)}`;
-    const validate = checkValidateOutput(validateOutput, `${label} options`) ?? this.validateOutput;
-    const raw = await this.toolTasks.call(name, args, { ...callOptions, label });
-    return this.toolResult(raw, name, label, validate, callOptions);
+    const validate = options.validateOutput === undefined ? this.validateOutput : checkValidateOutput(options.validateOutput, `${label} options`)!;
+    // One object of options for the whole path down to the session (its other keys are not read there).
+    const raw = await this.toolTasks.call(name, args, { ...options, label });
+    return this.toolResult(raw, name, label, validate, options);
   }
 
   // --- Tasks
@@ -384,7 +384,7 @@ export class McpClient {
       throw new TypeError(`client.request(${JSON.stringify(method)}): options.schema must be a Standard Schema (a zod schema, for one)`);
     }
     const label = `request ${quote(method)}`;
-    const raw = await this.send(method, params, label, callOptions);
+    const raw = await this.send(method, params, { ...callOptions, label });
     return schema === undefined ? raw : parseWithSchema(schema, raw, label, this.connection.session.description);
   }
 
@@ -510,20 +510,31 @@ export class McpClient {
     });
   }
 
-  /** A tool's final result: the MCP schema, then (unless an `isError` one) the tool's `outputSchema`. */
-  private async toolResult(
+  /**
+   * A tool's final result: the MCP schema, then (unless an `isError` one) the tool's
+   * `outputSchema`. Returned as it is, without a promise, when the latest list already says the
+   * tool has no schema (the common case); the check of a schema, or a listing, is a promise.
+   */
+  private toolResult(
     raw: Record<string, unknown>,
     tool: string | undefined,
     label: string,
     validate: boolean,
     options: Pick<CallOptions, "signal" | "timeoutMs">,
-  ): Promise<CallToolResult> {
+  ): CallToolResult | Promise<CallToolResult> {
     const where = this.connection.session.description;
     const result = parseResult(schemas().CallToolResultSchema, raw, label, where);
     if (!validate || result.isError === true || tool === undefined) return result;
-    const schema = (await this.findTool(tool, options))?.outputSchema ?? null;
-    if (schema !== null) await this.outputSchemas.check(tool, schema, result, label, where);
-    return result;
+    const known = this.tools.peek(tool);
+    if (known !== undefined) return this.checkOutput(known.tool, result, label, where);
+    return this.findTool(tool, options).then((found) => this.checkOutput(found, result, label, where));
+  }
+
+  /** `result` checked against the `outputSchema` of `tool` (as the latest list has it), if it has one. */
+  private checkOutput(tool: Tool | undefined, result: CallToolResult, label: string, where: string): CallToolResult | Promise<CallToolResult> {
+    const schema = tool?.outputSchema ?? null;
+    if (schema === null) return result;
+    return this.outputSchemas.check(tool!.name, schema, result, label, where).then(() => result);
   }
 
   /** What the tasks borrow of this client: its connection, handlers and result checks. */
@@ -537,11 +548,11 @@ export class McpClient {
         return connection.session;
       },
       handlers: options.handlers ?? {},
-      request: (method, params, requestOptions) => this.send(method, params, requestOptions.label, requestOptions),
+      request: (method, params, requestOptions) => this.send(method, params, requestOptions),
       onNotification: (method, listener) => connection.onNotification(method, listener),
       peekTool: (name) => this.tools.peek(name),
       findTool: (name, findOptions) => this.findTool(name, findOptions),
-      toolResult: (raw, tool, label, validate, resultOptions) =>
+      toolResult: async (raw, tool, label, validate, resultOptions) =>
         this.toolResult(raw, tool, label, checkValidateOutput(validate, `${label} options`) ?? this.validateOutput, resultOptions),
     };
   }
@@ -558,14 +569,26 @@ export class McpClient {
     label: string,
     options: CallOptions,
   ): Promise<z.output<Schemas[K]>> {
-    const raw = await this.send(method, params, label, options);
+    const raw = await this.send(method, params, { ...options, label });
     return parseResult(schemas()[schema] as z.ZodType, raw, label, this.connection.session.description) as z.output<Schemas[K]>;
   }
 
-  /** One request as the connection sends it, the caller's `meta` merged into its `_meta`. */
-  private send(method: string, params: Record<string, unknown> | undefined, label: string, options: CallOptions): Promise<Record<string, unknown>> {
-    const sent = options.meta === undefined ? params : withCallerMeta(params, options.meta, label);
-    return this.connection.request(method, sent, { ...options, label });
+  /**
+   * One request as the connection sends it, the caller's `meta` merged into its `_meta`. The
+   * connection, the era and the session get options of their own: handed the task layer's object
+   * itself (with its dispatch hook), each request's objects outlived young-generation collections
+   * more than twice as often, about 3 MiB more peak RSS on the bench (bench/RESULTS.md, "Hot path
+   * (issue 20)").
+   */
+  private send(method: string, params: Record<string, unknown> | undefined, options: CallOptions & { label: string }): Promise<Record<string, unknown>> {
+    if (options.meta === undefined) return this.connection.request(method, params, { ...options });
+    let sent: Record<string, unknown>;
+    try {
+      sent = withCallerMeta(params, options.meta, options.label);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.connection.request(method, sent, { ...options });
   }
 
   private async collect<K extends string, Item>(

@@ -61,14 +61,10 @@ export class LegacyEra implements ProtocolEra {
     }
   }
 
-  async request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<Record<string, unknown>> {
+  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<Record<string, unknown>> {
     // The session of this call, renewed on it if the server forgot it.
     const session = this.source.session;
-    try {
-      return await session.request(method, params, options);
-    } catch (error) {
-      return this.renewAndRetry(error, session, method, params, options);
-    }
+    return session.request(method, params, options).catch((error: unknown) => this.renewAndRetry(error, session, method, params, options));
   }
 
   notify(method: string, params: Record<string, unknown> | undefined): Promise<void> {

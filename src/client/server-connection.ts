@@ -19,14 +19,14 @@ import { checkWholeNumber } from "../util/whole-number.js";
 import type { ClientOptions } from "./client-options.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import { DEFAULT_PROBE_TIMEOUT_MS, negotiateEra } from "./era-negotiation.js";
-import { elicitationModes } from "./elicitation.js";
+import { elicitationModes, type UrlElicitationHandler } from "./elicitation.js";
 import { ElicitationCompletions, type ElicitationCompletion } from "./elicitation-completions.js";
 import { resolveHandlers } from "./handler-options.js";
 import { capabilitiesFor, installHandlers, type ClientHandlers } from "./handlers.js";
 import { ModernEra } from "./modern-era.js";
 import { reconnectDelay, resolveReconnect, type ReconnectPolicy } from "./reconnect.js";
 import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
-import { withUrlElicitations } from "./url-elicitation.js";
+import { afterUrlElicitations, isUrlElicitationRequired } from "./url-elicitation.js";
 import { withTasksExtension } from "./tasks/task-support.js";
 
 const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -55,6 +55,8 @@ export class ServerConnection {
   private readonly reconnectListeners = new Set<() => void>();
   /** The user's handlers, checked and in one form (see handler-options.ts). */
   private readonly handlers: ClientHandlers;
+  /** The handler of URL-mode elicitations, for a -32042 (the handlers are fixed at connect time). */
+  private readonly urlHandler: UrlElicitationHandler | undefined;
   /** The URL elicitations handed to a handler, until the server says each is complete. */
   private readonly completions = new ElicitationCompletions();
   /** Aborted by close(): stops a reconnection in progress. */
@@ -73,6 +75,7 @@ export class ServerConnection {
         ? DEFAULT_PROBE_TIMEOUT_MS
         : checkWholeNumber(options.probeTimeoutMs, "probeTimeoutMs", "options", { min: 1, defaultValue: DEFAULT_PROBE_TIMEOUT_MS });
     this.handlers = resolveHandlers(options.handlers, options.capabilities);
+    this.urlHandler = elicitationModes(this.handlers.elicitation).url;
     this.current = first;
     this.unopened = first;
     this.onNotification(Notification.elicitationComplete, (params) => {
@@ -114,7 +117,6 @@ export class ServerConnection {
     );
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline.signal]) : deadline.signal;
     try {
-      await loadSchemas();
       await this.negotiate(signal, this.options.era);
     } catch (error) {
       await first.close();
@@ -136,25 +138,36 @@ export class ServerConnection {
 
   /**
    * One request the way the era sends it, once any reconnection under way is done; sent once more
-   * after the URL elicitations a -32042 asked for (see url-elicitation.ts).
+   * after the URL elicitations a -32042 asked for (see url-elicitation.ts). What a -32042 needs
+   * is made only when one comes: every other request goes to the era with nothing around it but
+   * the check of its failure.
    */
-  async request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions & { label: string }): Promise<Record<string, unknown>> {
-    this.era.checkMethod(method, options.label);
-    return withUrlElicitations(
-      async () => {
-        if (this.reconnection) await this.waitForReconnection(options);
-        return this.era.request(method, params, options);
-      },
-      {
+  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions & { label: string }): Promise<Record<string, unknown>> {
+    let sent: Promise<Record<string, unknown>>;
+    try {
+      this.era.checkMethod(method, options.label);
+      sent = this.send(method, params, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return sent.catch((error: unknown) => {
+      if (!isUrlElicitationRequired(error)) throw error;
+      return afterUrlElicitations(error, () => this.send(method, params, options), {
         method,
         label: options.label,
         signal: options.signal,
-        handler: elicitationModes(this.handlers.elicitation).url,
+        handler: this.urlHandler,
         completions: this.completions,
         closing: this.closing.signal,
         where: () => this.current.description,
-      },
-    );
+      });
+    });
+  }
+
+  /** One sending of a request by the era, after any reconnection under way. */
+  private send(method: string, params: Record<string, unknown> | undefined, options: RequestOptions & { label: string }): Promise<Record<string, unknown>> {
+    if (!this.reconnection) return this.era.request(method, params, options);
+    return this.waitForReconnection(options).then(() => this.era.request(method, params, options));
   }
 
   /** The URL elicitations this client handled that the server says are complete; returns the function that stops it. */
@@ -247,7 +260,12 @@ export class ServerConnection {
     this.unopened = undefined;
     this.negotiating.add(session);
     this.install(session);
-    await session.open({ signal });
+    // The schemas (zod, about 90 ms to load: bench/RESULTS.md, "Cold start") load while the
+    // transport opens, a child process boots on another core; both are done before the first
+    // request is sent, so no answer is validated before they are there. (A server speaks first
+    // only with what basic/lifecycle allows before the handshake: a ping, which the session
+    // answers without them, or a log message, which a listener would drop if it came this early.)
+    await Promise.all([session.open({ signal }), loadSchemas()]);
     return session;
   }
 

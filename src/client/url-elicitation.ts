@@ -34,28 +34,27 @@ export interface UrlElicitationContext {
   where: () => string;
 }
 
-/** Sends with `attempt`; on -32042, runs the listed elicitations and sends once more. */
-export async function withUrlElicitations<T>(attempt: () => Promise<T>, context: UrlElicitationContext): Promise<T> {
+/** Whether a request failed with -32042: the server lists URL elicitations to complete first. */
+export function isUrlElicitationRequired(error: unknown): error is McpTransportError {
+  return error instanceof McpTransportError && error.code === URL_ELICITATION_REQUIRED;
+}
+
+/**
+ * After a request failed with `error`, a -32042: runs the elicitations it lists, then sends the
+ * request once more with `attempt`. A second -32042 fails.
+ */
+export async function afterUrlElicitations<T>(error: McpTransportError, attempt: () => Promise<T>, context: UrlElicitationContext): Promise<T> {
+  await runRequiredElicitations(error, context);
   try {
     return await attempt();
-  } catch (error) {
-    if (!isUrlElicitationRequired(error)) throw error;
-    await runRequiredElicitations(error, context);
-  }
-  try {
-    return await attempt();
-  } catch (error) {
-    if (!isUrlElicitationRequired(error)) throw error;
+  } catch (again) {
+    if (!isUrlElicitationRequired(again)) throw again;
     throw required(
-      error,
+      again,
       `${context.label}: the server still requires a URL elicitation after the ones it listed were completed; ` +
         `mcpwire sends a request again only once (${context.where()})`,
     );
   }
-}
-
-function isUrlElicitationRequired(error: unknown): error is McpTransportError {
-  return error instanceof McpTransportError && error.code === URL_ELICITATION_REQUIRED;
 }
 
 async function runRequiredElicitations(error: McpTransportError, context: UrlElicitationContext): Promise<void> {

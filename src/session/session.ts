@@ -146,7 +146,7 @@ export class TransportSession {
   private connection: McpConnection | undefined;
   private nextId = 1;
   private readonly pending = new IdTable<PendingRequest>();
-  private readonly slots: InFlightSlots;
+  private readonly slots: InFlightSlots<PendingRequest>;
   private readonly handlers = new Map<string, ServerRequestHandler>();
   private readonly listeners = new Map<string, Set<NotificationListener>>();
   private readonly serverRequests = new Map<RequestId, AbortController>();
@@ -171,7 +171,7 @@ export class TransportSession {
     options: SessionOptions = {},
   ) {
     this.limits = resolveLimits(options);
-    this.slots = new InFlightSlots(this.limits.maxInFlight);
+    this.slots = new InFlightSlots<PendingRequest>(this.limits.maxInFlight, (request) => this.dispatch(request));
   }
 
   get description(): string {
@@ -265,7 +265,6 @@ export class TransportSession {
         onDispatch: options.onDispatch,
         dispatched: false,
         settled: false,
-        grant: () => this.dispatch(request),
       };
       if (!options.longLived) this.deadlines.set(request, now + Math.min(timeoutMs, maxTotal));
       if (signal) this.signals.add(signal, request);
@@ -584,8 +583,7 @@ export class TransportSession {
 
   private failAll(errorFor: (request: PendingRequest) => unknown): void {
     for (const request of this.pending.valueList()) this.settle(request, errorFor(request));
-    this.slots.rejectAll((waiter) => {
-      const request = waiter as PendingRequest;
+    this.slots.rejectAll((request) => {
       request.settled = true;
       this.deadlines.delete(request);
       if (request.signal) this.signals.delete(request.signal, request);

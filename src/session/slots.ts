@@ -2,20 +2,25 @@
  * The in-flight ceiling: at most `max` requests outstanding at once; the others wait in order.
  *
  * A waiter can leave the line (its deadline fired, its signal aborted) without disturbing
- * the others, and `rejectAll` empties the line when the connection ends.
+ * the others, and `rejectAll` empties the line when the connection ends. A waiter that gets its
+ * slot is handed to the one `grant` function given at construction, not to a function of its
+ * own: a request needs no closure for a wait that is rare.
  */
 export interface SlotWaiter {
-  grant(): void;
   reject(error: unknown): void;
 }
 
-export class InFlightSlots {
+export class InFlightSlots<T extends SlotWaiter = SlotWaiter> {
   private used = 0;
   /** Waiters in order from `head`; a slot before `head` is emptied once its waiter is granted. */
-  private readonly line: (SlotWaiter | undefined)[] = [];
+  private readonly line: (T | undefined)[] = [];
   private head = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    /** Called with a waiter from the line when a slot is freed for it. */
+    private readonly grant: (waiter: T) => void,
+  ) {}
 
   get inFlight(): number {
     return this.used;
@@ -26,7 +31,7 @@ export class InFlightSlots {
   }
 
   /** Takes a slot at once when one is free (returns true); otherwise queues the waiter. */
-  acquire(waiter: SlotWaiter): boolean {
+  acquire(waiter: T): boolean {
     if (this.used < this.max && this.waiting === 0) {
       this.used++;
       return true;
@@ -36,7 +41,7 @@ export class InFlightSlots {
   }
 
   /** Takes a waiter out of the line; returns false when it was already granted or gone. */
-  leave(waiter: SlotWaiter): boolean {
+  leave(waiter: T): boolean {
     const index = this.line.indexOf(waiter, this.head);
     if (index < 0) return false;
     this.line.splice(index, 1);
@@ -53,7 +58,7 @@ export class InFlightSlots {
       this.line[this.head] = undefined;
       this.head++;
       this.used++;
-      next.grant();
+      this.grant(next);
     }
     // Keep the array from growing without bound under steady load.
     if (this.head > 1024 && this.head * 2 > this.line.length) {
@@ -62,7 +67,7 @@ export class InFlightSlots {
     }
   }
 
-  rejectAll(error: (waiter: SlotWaiter) => unknown): void {
+  rejectAll(error: (waiter: T) => unknown): void {
     const waiters = this.line.splice(this.head);
     this.line.length = 0;
     this.head = 0;

@@ -3,8 +3,17 @@ import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { InFlightSlots, type SlotWaiter } from "../../src/session/slots.js";
 
-function waiter(log: string[], name: string): SlotWaiter {
-  return { grant: () => log.push(`granted ${name}`), reject: () => log.push(`rejected ${name}`) };
+interface Named extends SlotWaiter {
+  name: string;
+}
+
+function waiter(log: string[], name: string): Named {
+  return { name, reject: () => log.push(`rejected ${name}`) };
+}
+
+/** Slots whose grants are logged by the waiter's name. */
+function loggedSlots(max: number, log: string[]): InFlightSlots<Named> {
+  return new InFlightSlots<Named>(max, (granted) => log.push(`granted ${granted.name}`));
 }
 
 /** A full collection, from inside the test process (the flag can be set at run time). */
@@ -16,7 +25,7 @@ function collectGarbage(): void {
 describe("InFlightSlots", () => {
   it("grants slots in order, and a waiter that leaves is skipped", () => {
     const log: string[] = [];
-    const slots = new InFlightSlots(1);
+    const slots = loggedSlots(1, log);
     expect(slots.acquire(waiter(log, "first"))).toBe(true);
     const second = waiter(log, "second");
     const third = waiter(log, "third");
@@ -30,12 +39,12 @@ describe("InFlightSlots", () => {
   });
 
   it("keeps no reference to a waiter once it is granted", async () => {
-    const slots = new InFlightSlots(1);
+    const slots = loggedSlots(1, []);
     slots.acquire(waiter([], "holder"));
-    let granted: WeakRef<SlotWaiter> | undefined;
+    let granted: WeakRef<Named> | undefined;
     (() => {
       // A large message, as a request's would be: what the line must not keep alive.
-      const big = { grant: () => undefined, reject: () => undefined, payload: "x".repeat(1 << 20) };
+      const big = { name: "big", reject: () => undefined, payload: "x".repeat(1 << 20) };
       granted = new WeakRef(big);
       slots.acquire(big);
     })();
@@ -48,7 +57,7 @@ describe("InFlightSlots", () => {
 
   it("rejects every waiter still in line when the connection ends", () => {
     const log: string[] = [];
-    const slots = new InFlightSlots(1);
+    const slots = loggedSlots(1, log);
     slots.acquire(waiter(log, "holder"));
     slots.acquire(waiter(log, "a"));
     slots.acquire(waiter(log, "b"));

@@ -13,7 +13,9 @@ import { TASKS_EXTENSION } from "../../protocol/tasks.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
 import type { EraName } from "../era.js";
 import type { ClientCapabilities } from "../handlers.js";
+import type { RequestOptions } from "../../session/session.js";
 import { taskUnsupported } from "./task-errors.js";
+import type { TaskHost } from "./task-wire.js";
 
 /** A caller's request to run a call as a task. */
 export interface TaskRequest {
@@ -45,10 +47,12 @@ export interface PlanInput {
   serverCapabilities: ServerCapabilities;
   /** Whether the caller asked for a task. */
   asked: boolean;
-  /** The tool as the latest tool list has it, when that is known without listing (see `ToolCatalog.peek`). */
-  peekTool: () => { tool: Tool | undefined } | undefined;
-  /** The tool, from the latest tool list, listed on demand; only asked where it decides. */
-  findTool: () => Promise<Tool | undefined>;
+  /** The tool's name. */
+  tool: string;
+  /** Where the tool is learnt of: the latest tool list (see `ToolCatalog.peek`), listed on demand only where it decides. */
+  tools: Pick<TaskHost, "peekTool" | "findTool">;
+  /** The bounds of a listing, the call's own. */
+  options: Pick<RequestOptions, "signal" | "timeoutMs">;
   label: string;
   where: string;
 }
@@ -59,26 +63,37 @@ export interface PlanInput {
  * reaches the session in the same turn, as any other call does.
  */
 export function planToolCall(input: PlanInput): ToolCallPlan | Promise<ToolCallPlan> {
-  const { asked, label, where } = input;
-  const refuse = (why: string) => taskUnsupported(`${label} cannot run as a task: ${why}; call it without the task option (${where})`, "tools/call");
   if (input.era === "modern") {
-    if (asked && !declaresTasksExtension(input.serverCapabilities)) throw refuse(`the server does not declare the tasks extension (${TASKS_EXTENSION})`);
+    if (input.asked && !declaresTasksExtension(input.serverCapabilities)) {
+      throw refusal(input, `the server does not declare the tasks extension (${TASKS_EXTENSION})`);
+    }
     // The server decides whether the call becomes a task.
     return "plain";
   }
   if (!runsToolTasks(input.serverCapabilities)) {
-    if (asked) throw refuse("the server does not run tools as tasks (its capabilities have no tasks.requests.tools.call)");
+    if (input.asked) throw refusal(input, "the server does not run tools as tasks (its capabilities have no tasks.requests.tools.call)");
     return "plain";
   }
-  const decide = (tool: Tool | undefined): ToolCallPlan => {
-    const support = tool?.execution?.taskSupport ?? "forbidden";
-    if (support === "required") return "task";
-    if (support === "optional") return asked ? "task" : "plain";
-    if (asked) throw refuse(tool === undefined ? "the server's tool list has no tool of that name" : "the tool does not run as a task (its execution.taskSupport is forbidden or absent)");
-    return "plain";
-  };
-  const known = input.peekTool();
-  return known !== undefined ? decide(known.tool) : input.findTool().then(decide);
+  const known = input.tools.peekTool(input.tool);
+  return known !== undefined ? decide(known.tool, input) : input.tools.findTool(input.tool, input.options).then((tool) => decide(tool, input));
+}
+
+/** 2025-11-25, on a server that runs tools as tasks: what the tool's `execution.taskSupport` says. */
+function decide(tool: Tool | undefined, input: PlanInput): ToolCallPlan {
+  const support = tool?.execution?.taskSupport ?? "forbidden";
+  if (support === "required") return "task";
+  if (support === "optional") return input.asked ? "task" : "plain";
+  if (input.asked) {
+    throw refusal(
+      input,
+      tool === undefined ? "the server's tool list has no tool of that name" : "the tool does not run as a task (its execution.taskSupport is forbidden or absent)",
+    );
+  }
+  return "plain";
+}
+
+function refusal(input: PlanInput, why: string) {
+  return taskUnsupported(`${input.label} cannot run as a task: ${why}; call it without the task option (${input.where})`, "tools/call");
 }
 
 /** 2025-11-25: whether the server declares `tasks.requests.tools.call`. */

@@ -12,9 +12,9 @@ import { checkLimit } from "../../transport/limits.js";
 import { ExtensionTaskWire } from "./extension-task-wire.js";
 import { LegacyTaskWire } from "./legacy-task-wire.js";
 import type { TaskState } from "./task-state.js";
-import { checkTaskOption, planToolCall, type TaskRequest } from "./task-support.js";
+import { checkTaskOption, planToolCall, type TaskRequest, type ToolCallPlan } from "./task-support.js";
 import { TaskDeadline } from "./task-timing.js";
-import type { TaskHost, TaskRequestOptions, TaskWire } from "./task-wire.js";
+import type { TaskHost, TaskRequestOptions, TaskSnapshot, TaskWire } from "./task-wire.js";
 import { ToolTask } from "./tool-task.js";
 
 /** The options of one tool call, as `callTool` hands them on. */
@@ -49,57 +49,118 @@ export class ToolTasks {
    * One `tools/call` to its final result, raw: a plain call, or a task followed to its end within
    * `timeoutMs` (from the start of the call). A task the caller stops waiting for (an abort, the
    * deadline, any failure before its end) is sent `tasks/cancel`.
+   *
+   * A call that is plain by the plan (most are) goes to the connection with no layer of its own
+   * but the look at its answer, which a modern server may make a task.
    */
-  async call(name: string, args: Record<string, unknown>, options: TaskAwareCallOptions): Promise<Record<string, unknown>> {
+  call(name: string, args: Record<string, unknown>, options: TaskAwareCallOptions): Promise<Record<string, unknown>> {
     const startedAt = performance.now();
-    const { task, onTaskStatus, ...send } = options;
-    const { label } = send;
-    const request = checkTaskOption(task, `${label} options`);
-    const timeoutMs = send.timeoutMs === undefined ? this.host.session.limits.timeoutMs : checkLimit("timeoutMs", send.timeoutMs, label);
+    let request: TaskRequest | undefined;
+    let planned: ToolCallPlan | Promise<ToolCallPlan>;
+    try {
+      request = options.task === undefined ? undefined : checkTaskOption(options.task, `${options.label} options`);
+      // Bad input fails before anything is sent, a listing of the tools included.
+      if (options.timeoutMs !== undefined) this.timeoutOf(options);
+      planned = this.plan(name, request !== undefined, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const params = { name, arguments: args };
+    if (planned === "plain") {
+      const wire = this.wire();
+      // The request's id is its progress token, for a task the server may answer with.
+      let token: number | undefined;
+      const send: TaskAwareCallOptions = {
+        ...options,
+        onDispatch: (id) => {
+          token = id;
+          options.onDispatch?.(id);
+        },
+      };
+      return this.host.request(Method.toolsCall, params, send).then((raw) => {
+        const created = wire.created(raw, options.label);
+        return created === undefined ? raw : this.follow(name, created, token, options, startedAt, { bound: undefined, handle: undefined });
+      });
+    }
+    return this.callAsTask(name, params, planned, options, request, startedAt);
+  }
+
+  /** A call whose plan is a task, or decided by a listing of the tools first. */
+  private async callAsTask(
+    name: string,
+    params: Record<string, unknown>,
+    planned: ToolCallPlan | Promise<ToolCallPlan>,
+    options: TaskAwareCallOptions,
+    request: TaskRequest | undefined,
+    startedAt: number,
+  ): Promise<Record<string, unknown>> {
+    const plan = await planned;
+    const { label } = options;
+    const timeoutMs = this.timeoutOf(options);
     const wire = this.wire();
-    const planned = this.plan(name, request !== undefined, send);
-    const plan = typeof planned === "string" ? planned : await planned;
-    const session = this.host.session;
     let token: number | undefined;
     const onDispatch = (id: number) => {
       token = id;
-      send.onDispatch?.(id);
+      options.onDispatch?.(id);
     };
-    const params = { name, arguments: args };
-    let handle: ToolTask | undefined;
     // The bound of a task, from the start of the call; a plain call keeps its own deadline and
     // progress rules, and gets one only if the server answers it with a task.
-    let deadline: TaskDeadline | undefined;
-    const bound = () => (deadline ??= new TaskDeadline(timeoutMs, send.signal, () => handle?.label ?? label, session.description, startedAt));
+    const following: Following = { bound: undefined, handle: undefined };
+    const deadline =
+      plan === "plain"
+        ? undefined
+        : new TaskDeadline(timeoutMs, options.signal, () => following.handle?.label ?? label, this.host.session.description, startedAt);
+    following.bound = deadline;
     try {
       let raw: Record<string, unknown>;
-      if (plan === "plain") {
-        raw = await this.host.request(Method.toolsCall, params, { ...send, onDispatch });
+      if (deadline === undefined) {
+        raw = await this.host.request(Method.toolsCall, params, { ...options, onDispatch });
       } else {
-        const { signal } = bound();
         try {
           raw = await this.host.request(Method.toolsCall, wire.augment(params, request?.ttlMs), {
-            ...send,
-            signal,
-            timeoutMs: Math.max(1, Math.ceil(bound().remaining())),
+            ...options,
+            signal: deadline.signal,
+            timeoutMs: Math.max(1, Math.ceil(deadline.remaining())),
             onDispatch,
           });
         } catch (error) {
-          throw bound().failure(error);
+          throw deadline.failure(error);
         }
       }
       const created = wire.created(raw, label);
-      if (created === undefined) return raw;
-      handle = new ToolTask({
+      return created === undefined ? raw : await this.follow(name, created, token, options, startedAt, following);
+    } finally {
+      deadline?.dispose();
+    }
+  }
+
+  /**
+   * A `tools/call` answered with a task: followed to its result within the call's bound (made
+   * now, from the start of the call, when the call had none), cancelled if the wait fails.
+   */
+  private async follow(
+    name: string,
+    created: TaskSnapshot,
+    token: number | undefined,
+    options: TaskAwareCallOptions,
+    startedAt: number,
+    following: Following,
+  ): Promise<Record<string, unknown>> {
+    const session = this.host.session;
+    let deadline = following.bound;
+    try {
+      deadline ??= new TaskDeadline(this.timeoutOf(options), options.signal, () => following.handle?.label ?? options.label, session.description, startedAt);
+      const handle = new ToolTask({
         wire: this.wire,
         host: this.host,
         tool: name,
         snapshot: created,
         progress: token === undefined ? undefined : { session, token },
       });
-      notify(onTaskStatus, created.state);
+      following.handle = handle;
+      notify(options.onTaskStatus, created.state);
       try {
-        return await handle.wait(bound(), { onStatus: onTaskStatus, onProgress: send.onProgress });
+        return await handle.wait(deadline, { onStatus: options.onTaskStatus, onProgress: options.onProgress });
       } catch (error) {
         await handle.cancelQuietly();
         throw error;
@@ -107,6 +168,11 @@ export class ToolTasks {
     } finally {
       deadline?.dispose();
     }
+  }
+
+  /** The bound of the whole call, in ms: the caller's `timeoutMs`, or the session's. */
+  private timeoutOf(options: TaskAwareCallOptions): number {
+    return options.timeoutMs === undefined ? this.host.session.limits.timeoutMs : checkLimit("timeoutMs", options.timeoutMs, options.label);
   }
 
   /**
@@ -152,16 +218,25 @@ export class ToolTasks {
   }
 
   private plan(name: string, asked: boolean, options: Pick<RequestOptions, "signal" | "timeoutMs"> & { label: string }) {
+    const era = this.host.era;
     return planToolCall({
-      era: this.host.era.name,
-      serverCapabilities: this.host.era.serverCapabilities,
+      era: era.name,
+      serverCapabilities: era.serverCapabilities,
       asked,
-      peekTool: () => this.host.peekTool(name),
-      findTool: () => this.host.findTool(name, { signal: options.signal, timeoutMs: options.timeoutMs }),
+      tool: name,
+      tools: this.host,
+      options,
       label: options.label,
       where: this.host.session.description,
     });
   }
+
+}
+
+/** A call followed as a task: its bound, and its handle once made (the bound's messages name it). */
+interface Following {
+  bound: TaskDeadline | undefined;
+  handle: ToolTask | undefined;
 }
 
 function notify(listener: ((state: TaskState) => void) | undefined, state: TaskState): void {

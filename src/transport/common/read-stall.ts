@@ -30,6 +30,11 @@ export class ReadStallWatch {
     this.clock = new StreamStallWatch(readTimeoutMs, peer);
   }
 
+  /** Requests sent and not yet answered. */
+  get waiting(): number {
+    return this.outstanding.size;
+  }
+
   /** Call with every message handed to the wire; a long-lived request is not waited for. */
   sent(message: JsonRpcMessage, longLived = false): void {
     if (longLived || !("id" in message) || !("method" in message)) return;

@@ -59,22 +59,29 @@ export interface SpawnTreeOptions {
 }
 
 /**
- * Spawns `command` with `args` (never through a shell of ours; `cross-spawn` finds `.cmd` shims
- * such as `npx.cmd` on Windows), with three pipes, as the leader of a new process group on POSIX.
- * May throw synchronously (invalid arguments); a command that cannot start emits 'error'.
- */
-/**
- * `cross-spawn`, loaded when the first child is spawned rather than when mcpwire is imported
- * (a program that never starts a stdio server does not pay for it).
+ * `cross-spawn`, on Windows only, loaded when the first child is spawned rather than when mcpwire
+ * is imported. It finds `.cmd` shims such as `npx.cmd` and quotes arguments for `cmd.exe`; on
+ * POSIX `node:child_process` given an argv already does all it would (it passes a POSIX argv
+ * through unchanged), so loading it there would only delay the first spawn (about 12 ms, the
+ * cold-start section of bench/RESULTS.md).
  */
 let crossSpawn: typeof crossSpawnModule | undefined;
 
-export async function loadSpawner(): Promise<void> {
-  crossSpawn ??= (await import("cross-spawn")).default;
+/** Loads what spawning needs on this platform: a promise on Windows, nothing to wait for elsewhere. */
+export function loadSpawner(): Promise<void> | undefined {
+  if (!IS_WINDOWS || crossSpawn) return undefined;
+  return import("cross-spawn").then((module) => {
+    crossSpawn = module.default;
+  });
 }
 
+/**
+ * Spawns `command` with `args` (never through a shell of ours), with three pipes, as the leader
+ * of a new process group on POSIX. May throw synchronously (invalid arguments); a command that
+ * cannot start emits 'error'. On Windows, `loadSpawner()` must have resolved first.
+ */
 export function spawnProcessTree(command: string, args: readonly string[], options: SpawnTreeOptions): ProcessTree {
-  if (!crossSpawn) throw new Error("mcpwire: spawnProcessTree() before loadSpawner()");
+  if (IS_WINDOWS && !crossSpawn) throw new Error("mcpwire: spawnProcessTree() before loadSpawner()");
   const spawnOptions: SpawnOptions = {
     cwd: options.cwd,
     env: options.env,
@@ -85,7 +92,8 @@ export function spawnProcessTree(command: string, args: readonly string[], optio
     windowsHide: true,
     shell: false,
   };
-  return new ProcessTree(crossSpawn(command, [...args], spawnOptions));
+  const spawn = crossSpawn ?? spawnPlain;
+  return new ProcessTree(spawn(command, [...args], spawnOptions));
 }
 
 export class ProcessTree {

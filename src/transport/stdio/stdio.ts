@@ -35,6 +35,7 @@ import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from
 import { describeValue, isOverBytes, messageTooLarge, type Limits } from "../limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
 import { didYouMean } from "../../util/option-names.js";
+import { flushTurn, writeInTurn } from "../../util/hot-path.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
 
 export { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS } from "./process-tree.js";
@@ -212,8 +213,12 @@ export class StdioTransport implements McpTransport {
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
     const signal = options.signal;
     if (signal?.aborted) throw abortReason(signal);
-    await loadSpawner();
-    if (signal?.aborted) throw abortReason(signal);
+    // Nothing to wait for on POSIX: the child starts now, before anything else this turn loads.
+    const spawnerLoading = loadSpawner();
+    if (spawnerLoading) {
+      await spawnerLoading;
+      if (signal?.aborted) throw abortReason(signal);
+    }
     const env = childEnv({ allow: this.envAllow, env: this.options.env });
     let tree: ProcessTree;
     try {
@@ -376,6 +381,9 @@ class StdioConnection implements McpConnection {
     }
     const stdin = this.tree.child.stdin;
     if (!stdin || !stdin.writable) return this.writeAfterStdinGone();
+    // While other requests wait for their answers, calls overlap: their callers send the next
+    // ones as a chunk of replies settles them, all in one turn, and those lines leave together.
+    const overlapping = this.stall.waiting > 0;
     // A long-lived request (subscriptions/listen) waits for no answer: the read-stall ceiling skips it.
     if (!context?.longLived) {
       if (!this.sentBeforeFirstByte) this.stall.sent(message);
@@ -384,7 +392,8 @@ class StdioConnection implements McpConnection {
     let flushed: boolean;
     try {
       // JSON.stringify escapes newlines inside strings, so the message is one line.
-      flushed = stdin.write(`${text}\n`);
+      const line = `${text}\n`;
+      flushed = overlapping ? writeInTurn(stdin, line) : stdin.write(line);
     } catch (cause) {
       return Promise.reject(this.withTail(new McpTransportError("DISCONNECTED", "could not write to the server process's stdin", { cause })));
     }
@@ -564,6 +573,10 @@ class StdioConnection implements McpConnection {
   private end(): void {
     if (this.phase === "ended") return;
     this.phase = "ended";
+    // Lines held for the end of this turn leave before stdin closes (a cancel notice sent just
+    // before close() is still sent).
+    const stdin = this.tree.child.stdin;
+    if (stdin) flushTurn(stdin);
     clearTimeout(this.drainTimer);
     this.stall.stop();
     this.framer.reset();
