@@ -15,6 +15,12 @@ let base: string;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
+    if (req.url === "/headers") {
+      res.setHeader("X-Multi", ["a", "b"]);
+      res.setHeader("X-Single", "one");
+      res.setHeader("Content-Type", "text/plain");
+      return void res.end();
+    }
     res.writeHead(200, { "content-type": "text/plain" });
     if (req.url === "/whole") {
       res.write("one,");
@@ -110,6 +116,16 @@ describe.each(clients)("HttpResponse.read with %s", (_name, makeClient) => {
     let text = "";
     await next.read((chunk) => (text += Buffer.from(chunk).toString("utf8")));
     expect(text).toBe("one,two");
+    await client.close();
+  });
+
+  it("finds a header by its lower-case name, whatever case it came in, joining repeated ones with \", \"", async () => {
+    const { client, response } = await get("/headers");
+    expect(response.header("x-single")).toBe("one");
+    expect(response.header("x-multi")).toBe("a, b");
+    expect(response.header("x-absent")).toBeUndefined();
+    expect(response.header("content-type")).toBe("text/plain");
+    response.discard();
     await client.close();
   });
 });
