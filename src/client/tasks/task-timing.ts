@@ -33,6 +33,7 @@ export class TaskDeadline {
   private readonly endsAt: number;
   private readonly timer: NodeJS.Timeout;
   private readonly expiry = new AbortController();
+  private expired = false;
 
   constructor(
     readonly timeoutMs: number,
@@ -44,13 +45,27 @@ export class TaskDeadline {
     startedAt = performance.now(),
   ) {
     this.endsAt = startedAt + timeoutMs;
-    this.timer = setTimeout(() => this.expiry.abort(this.timeoutError()), Math.max(0, this.endsAt - performance.now()));
+    this.timer = setTimeout(() => this.expire(), Math.max(0, this.endsAt - performance.now()));
     this.signal = callerSignal ? AbortSignal.any([callerSignal, this.expiry.signal]) : this.expiry.signal;
   }
 
   /** Time left, in ms (0 once reached). */
   remaining(): number {
-    return Math.max(0, this.endsAt - performance.now());
+    return this.expired ? 0 : Math.max(0, this.endsAt - performance.now());
+  }
+
+  /**
+   * The time is up: the signal aborts with the TIMEOUT, and `remaining()` is 0 from now on.
+   * Called by the deadline's own timer, and by any other timer sized to end with it (the wait
+   * before the next poll): a timer may fire a fraction of a millisecond before
+   * `performance.now()` reaches its end (the event loop's clock counts whole milliseconds), and
+   * that fraction must not buy one more poll, whose answer would come after the deadline.
+   */
+  expire(): void {
+    if (this.expired) return;
+    this.expired = true;
+    clearTimeout(this.timer);
+    this.expiry.abort(this.timeoutError());
   }
 
   /** Whether the wait is over: the caller aborted, or the time is up (even if the timer has not fired yet). */

@@ -257,7 +257,10 @@ export class ToolTask {
       };
       const wake = () => finish();
       const onAbort = () => finish(abortReason(signal));
-      const timer = setTimeout(wake, pollDelay(this.latest?.state, deadline.remaining()));
+      // A wait cut short by the deadline ends the deadline when it ends, not one more poll.
+      const remaining = deadline.remaining();
+      const delay = pollDelay(this.latest?.state, remaining);
+      const timer = setTimeout(delay >= remaining ? () => deadline.expire() : wake, delay);
       this.wakers.add(wake);
       signal.addEventListener("abort", onAbort, { once: true });
     });
