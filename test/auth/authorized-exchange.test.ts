@@ -11,7 +11,8 @@ import type { AuthProvider, AuthRefusal, AuthRequest, HttpAccess } from "../../s
 import { asksForCredentials, authorizedExchange, MAX_AUTH_ROUNDS, withAuthHeaders } from "../../src/transport/http/authorized-exchange.js";
 import type { ExchangeOptions } from "../../src/transport/http/endpoint-policy.js";
 import type { HttpRequest, HttpResponse } from "../../src/transport/http/http-client.js";
-import { UndiciHttpClient } from "../../src/transport/http/undici-http-client.js";
+import type { UndiciHttpClient } from "../../src/transport/http/undici-http-client.js";
+import { directHttpClient } from "../helpers/direct-http-client.js";
 import { failure } from "../helpers/failure.js";
 import { everythingShown, leaksIn } from "../helpers/redaction.js";
 
@@ -53,7 +54,7 @@ async function startServer(handler: Handler): Promise<TestServer> {
 }
 
 function newClient(): UndiciHttpClient {
-  const client = new UndiciHttpClient();
+  const client = directHttpClient();
   cleanups.push(() => client.close());
   return client;
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchHttpClient } from "../../src/transport/http/fetch-http-client.js";
 import type { HttpClient, HttpResponse } from "../../src/transport/http/http-client.js";
-import { UndiciHttpClient } from "../../src/transport/http/undici-http-client.js";
+import { directHttpClient } from "../helpers/direct-http-client.js";
 
 const BIG_BYTES = 4 * 1024 * 1024;
 let server: http.Server;
@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 const clients: [string, () => HttpClient][] = [
-  ["undici", () => new UndiciHttpClient()],
+  ["undici", () => directHttpClient()],
   ["fetch", () => new FetchHttpClient(fetch as never)],
 ];
 

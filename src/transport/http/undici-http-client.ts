@@ -21,7 +21,6 @@
 import type { Dispatcher } from "undici";
 import { McpTransportError } from "../../errors.js";
 import { abortReason } from "../../util/abort.js";
-import { isConnectFailure, markingConnectFailures } from "./connect-failure.js";
 import { networkFailureIn } from "../net/network-failures.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 import { undiciParts, type UndiciParts } from "./undici-parts.js";
@@ -36,23 +35,18 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 /** Makes the dispatcher of one client, on its first request, from the parts of undici loaded then. */
 export type DispatcherFactory = (undici: UndiciParts) => Dispatcher;
 
-/** A keep-alive agent with undici's own timeouts off and connection failures marked. */
-export function directDispatcher(connectTimeoutMs = CONNECT_TIMEOUT_MS): DispatcherFactory {
-  return ({ Agent, buildConnector }) =>
-    new Agent({
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      connect: markingConnectFailures(buildConnector({ timeout: connectTimeoutMs })),
-    });
-}
-
 export class UndiciHttpClient implements HttpClient {
   private dispatcher: Dispatcher | undefined;
   private closed = false;
   private lastTarget: RequestTarget | undefined;
 
-  /** @param makeDispatcher the dispatcher this client sends through (tests shorten the connect deadline) */
-  constructor(private readonly makeDispatcher: DispatcherFactory = directDispatcher()) {}
+  /**
+   * @param makeDispatcher the dispatcher this client sends through (transport/net/dispatcher.ts
+   *   `netDispatcher`: direct or through a proxy, with the server's TLS options). Its connector
+   *   turns a connection that could not be made into an UNAVAILABLE McpTransportError, so any
+   *   other socket error before the response is a connection lost mid-request.
+   */
+  constructor(private readonly makeDispatcher: DispatcherFactory) {}
 
   request(request: HttpRequest): Promise<HttpResponse> {
     if (request.signal.aborted) return Promise.reject(abortReason(request.signal));
@@ -266,9 +260,6 @@ class Exchange implements HttpResponse {
     // served the request, and the failure says why (transport/net/network-failures.ts).
     const named = networkFailureIn(error);
     if (named !== undefined) return named;
-    if (isConnectFailure(error)) {
-      return new McpTransportError("UNAVAILABLE", "the connection to the endpoint could not be made", { cause: error });
-    }
     return new McpTransportError("DISCONNECTED", "the connection closed before the endpoint answered", { cause: error });
   }
 }
