@@ -209,8 +209,6 @@ function waitUnless(ms: number, signal: AbortSignal): Promise<void> {
  */
 function raceWithin(promise: Promise<unknown>, ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let immediate: ReturnType<typeof setImmediate> | undefined;
     let decided = false;
     const finish = (won: boolean) => {
       if (decided) return;
@@ -221,16 +219,15 @@ function raceWithin(promise: Promise<unknown>, ms: number, signal: AbortSignal):
       resolve(won);
     };
     const lose = () => finish(false);
+    // Both callbacks below run in a later turn than this executor, after the handles are set.
     void promise.then(
       () => finish(true),
       () => finish(true),
     );
-    if (signal.aborted || ms === 0) {
-      immediate = setImmediate(lose);
-      return;
-    }
-    timer = setTimeout(lose, ms);
-    signal.addEventListener("abort", lose, { once: true });
+    const noWait = signal.aborted || ms === 0;
+    const immediate = noWait ? setImmediate(lose) : undefined;
+    const timer = noWait ? undefined : setTimeout(lose, ms);
+    if (!noWait) signal.addEventListener("abort", lose, { once: true });
   });
 }
 

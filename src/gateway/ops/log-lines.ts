@@ -23,8 +23,10 @@ export const MAX_LOG_STRING = 200;
 
 /** A request id the gateway made (or a caller's JSON-RPC id, if the front reports that): short and plain, else not written as given. */
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-/** Names of events and of note fields: our own words, lower case with `_`, `.` or `-`. */
-const SAFE_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** Names of events: our own words, lower case with `_`, `.` or `-`. */
+const SAFE_EVENT = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** Names of a note's fields: words in camel case, as the report fields are. */
+const SAFE_FIELD = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
 
 type Field = string | number | boolean;
 
@@ -67,14 +69,19 @@ export class GatewayLog {
     });
   }
 
-  /** A notable event: its name must be one of our words; its fields are kept when their names are. */
+  /**
+   * A notable event of the gateway's own (`listening`, `drain_started`, `crash_loop`): its name
+   * and field names must be plain words, else the event is written as `note` and the field left
+   * out. The values are written as given (strings cut at MAX_LOG_STRING): a note is for what the
+   * gateway itself says, never for anything a caller sent.
+   */
   note(event: string, fields: Readonly<Record<string, Field>> = {}): void {
     const kept: Record<string, Field | undefined> = {};
     for (const [name, value] of Object.entries(fields)) {
-      if (!SAFE_NAME.test(name) || name === "time" || name === "event") continue;
+      if (!SAFE_FIELD.test(name) || name === "time" || name === "event") continue;
       kept[name] = typeof value === "string" ? bounded(value) : typeof value === "number" ? finiteNumber(value) : value === true;
     }
-    this.line(SAFE_NAME.test(event) ? event : "note", kept);
+    this.line(SAFE_EVENT.test(event) ? event : "note", kept);
   }
 
   private line(event: string, fields: Readonly<Record<string, Field | undefined>>): void {
