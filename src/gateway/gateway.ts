@@ -27,6 +27,7 @@ import type { GatewayTelemetry } from "./ops/telemetry.js";
 import type { Relay } from "./relay.js";
 import type { OpenSessionChild } from "./sessions/session-child.js";
 import { SessionStore } from "./sessions/session-store.js";
+import { defaultChildren } from "./default-children.js";
 import { isLoopbackHost } from "../util/loopback.js";
 
 /** How long answered connections get to flush after the front stops listening, before they are cut. */
@@ -34,7 +35,7 @@ export const FRONT_CLOSE_GRACE_MS = 1_000;
 
 /**
  * The children of one gateway, as the front uses them: the pool's relay for a caller, a session's
- * own child, warming and stopping. `gateway/children/` provides the default (`defaultChildren`).
+ * own child, warming and stopping. default-children.ts builds the default from gateway/children/.
  */
 export interface GatewayChildren {
   /** The pool's relay for one principal's requests, of the modern era or (stateless mode) the legacy one. */
@@ -89,7 +90,7 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
   const telemetry = parts.telemetry ?? createGatewayTelemetry({ log: resolved.log });
   const readiness = new Readiness();
   telemetry.addCollector(readinessCollector(readiness));
-  const childrenFactory = parts.children ?? defaultChildrenFactory();
+  const childrenFactory = parts.children ?? defaultChildren;
   const children = childrenFactory(resolved, { telemetry, readiness });
 
   let refusing = false;
@@ -206,7 +207,3 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
 
 /** The drain's result type, for the CLI. */
 export type { DrainResult };
-
-function defaultChildrenFactory(): GatewayChildrenFactory {
-  throw new TypeError("createGateway: the children of gateway/children/ are not wired yet; give parts.children");
-}

@@ -6,6 +6,7 @@
  */
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { Principal } from "../gateway-options.js";
+import type { ChildExitCause } from "../ops/telemetry.js";
 import { SseWriter } from "../http/sse-writer.js";
 import { EventStore } from "./event-store.js";
 import type { SessionChild } from "./session-child.js";
@@ -66,10 +67,10 @@ export class LegacySession {
   }
 
   /** Ends the stream; the child is stopped by the caller of this (the store), which awaits it. */
-  end(): Promise<void> {
+  end(cause: ChildExitCause): Promise<void> {
     this.ended = true;
     this.stream?.end();
     this.stream = undefined;
-    return this.child?.close() ?? Promise.resolve();
+    return this.child?.close(cause) ?? Promise.resolve();
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { JsonRpcNotification, JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import type { Principal } from "../gateway-options.js";
+import type { ChildExitCause } from "../ops/telemetry.js";
 import type { Relay } from "../relay.js";
 
 export interface SessionChildOwner {
@@ -21,8 +22,8 @@ export interface SessionChildOwner {
 export interface SessionChild extends Relay {
   /** The child's process id, once spawned. */
   readonly pid: number | undefined;
-  /** Stops the child (stdin EOF, SIGTERM, SIGKILL to its group); resolves once it exited. Idempotent. */
-  close(): Promise<void>;
+  /** Stops the child (stdin EOF, SIGTERM, SIGKILL to its group), for `cause`; resolves once it exited. Idempotent. */
+  close(cause?: ChildExitCause): Promise<void>;
 }
 
 /**

@@ -7,9 +7,19 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Principal } from "../gateway-options.js";
+import type { ChildExitCause } from "../ops/telemetry.js";
 import { LegacySession } from "./legacy-session.js";
 
 export type SessionEndCause = "deleted" | "idle" | "child_exited" | "shutdown" | "failed_to_start";
+
+/** What the child's exit is counted as, for each way a session ends. */
+const CHILD_EXIT_CAUSE: Record<SessionEndCause, ChildExitCause> = {
+  deleted: "session_ended",
+  idle: "idle",
+  child_exited: "session_ended",
+  shutdown: "shutdown",
+  failed_to_start: "session_ended",
+};
 
 export interface SessionStoreOptions {
   maxSessions: number;
@@ -74,7 +84,7 @@ export class SessionStore {
     else this.perPrincipal.delete(session.principal.principal);
     this.options.counted(this.sessions.size);
     this.options.ended(session, cause);
-    const stopped = session.end().catch(() => {});
+    const stopped = session.end(CHILD_EXIT_CAUSE[cause]).catch(() => {});
     this.stopping.add(stopped);
     void stopped.finally(() => this.stopping.delete(stopped));
     return stopped;
