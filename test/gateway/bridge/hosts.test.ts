@@ -43,6 +43,32 @@ describe("a legacy host (SDK v1 client over stdio) through the bridge", () => {
   });
 });
 
+describe("a host that probes the era (mcpwire, protocolVersion auto) through the bridge to a legacy remote", () => {
+  it("is answered legacy: the probe fails over to initialize, and the call works", async () => {
+    const client = await connect({ command: process.execPath, args: [BIN, "gateway", everything.streamableHttp(), "--stdio"], cwd: ROOT });
+    try {
+      expect(client.era).toBe("legacy");
+      expect((await client.callTool("echo", { message: "probed" })).content).toEqual([{ type: "text", text: "Echo: probed" }]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("a legacy host through the bridge to a legacy HTTP+SSE remote", () => {
+  it("reaches it by the fallback from Streamable HTTP, and calls a tool", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "gateway", everything.sse(), "--stdio"], cwd: ROOT, stderr: "pipe" });
+    const client = new Client({ name: "legacy-host", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      const echoed = await client.callTool({ name: "echo", arguments: { message: "over sse" } });
+      expect(echoed.content).toEqual([{ type: "text", text: "Echo: over sse" }]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("a modern host (mcpwire over stdio) through the bridge", () => {
   let modern: HttpFixture;
   beforeAll(async () => {
