@@ -13,7 +13,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { GatewayOptions, Principal } from "./gateway-options.js";
 import { checkGatewayOptions, type ResolvedGatewayOptions } from "./check-options.js";
-import { Admission } from "./http/admission.js";
+import { Admission, type AdmissionCounts } from "./http/admission.js";
 import { callerCheck } from "./http/caller-auth.js";
 import type { FrontContext } from "./http/front-context.js";
 import { createHandler, type GatewayHandler } from "./http/handler.js";
@@ -80,6 +80,8 @@ export interface Gateway {
   readonly adminUrl: string | undefined;
   /** Legacy sessions open now. */
   readonly sessionCount: number;
+  /** Requests holding a slot now, and those waiting for one. */
+  readonly requests: AdmissionCounts;
 }
 
 export function createGateway(options: GatewayOptions, parts: GatewayParts = {}): Gateway {
@@ -172,6 +174,9 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
     },
     get sessionCount() {
       return sessions.size;
+    },
+    get requests() {
+      return context.admission.counts;
     },
     listen() {
       listening ??= (async () => {
