@@ -20,7 +20,8 @@ import { UsageError } from "../usage.js";
 /** The prefix of the gateway's variables. */
 export const GATEWAY_ENV_PREFIX = "MCPWIRE_GATEWAY_";
 
-type ValueKind = "text" | "list" | "count" | "duration";
+/** `duration` is positive; `wait` may also be 0 (no wait at all). */
+type ValueKind = "text" | "list" | "count" | "duration" | "wait";
 
 /** Each flag: the option it sets and how its text is read. */
 const FLAGS = {
@@ -35,8 +36,8 @@ const FLAGS = {
   "allowed-origins": { kind: "list" },
   "token-file": { kind: "text" },
   "admin-listen": { kind: "text" },
-  "drain-delay": { kind: "duration" },
-  "drain-ms": { kind: "duration" },
+  "drain-delay": { kind: "wait" },
+  "drain-ms": { kind: "wait" },
   "max-body-bytes": { kind: "count" },
   "max-requests": { kind: "count" },
   "max-queue": { kind: "count" },
@@ -215,6 +216,9 @@ function read(kind: ValueKind, text: string, from: string): unknown {
     case "count":
       if (!/^\s*\d+\s*$/.test(text)) throw new UsageError(`${from} ${JSON.stringify(text)} is not a whole number`);
       return Number(text);
+    case "wait":
+      if (/^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/.test(text)) return 0;
+    // falls through: any other wait is a duration
     case "duration":
       try {
         return parseDuration(text);
