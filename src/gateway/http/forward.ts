@@ -83,15 +83,16 @@ export async function forwardRequest(
   };
   const onCallerClosed = (): void => {
     if (finishedOnce) return;
-    // The caller can no longer be answered; its request is cancelled at the child.
-    controller.abort(callerGone());
+    // The caller can no longer be answered; its request is cancelled at the child. Reported
+    // first: the relay fails the request from inside the abort.
     finish("cancelled", 499);
+    controller.abort(callerGone());
   };
   response.on("close", onCallerClosed);
   // The drain may answer it: the caller gets the error, the child is told through the signal.
   const untrack = context.inFlight.add((error) => {
-    controller.abort(error);
     fail(error);
+    controller.abort(error);
   });
 
   let slot: (() => void) | undefined;
@@ -117,8 +118,9 @@ export async function forwardRequest(
       timeoutMs: options.requestTimeoutMs,
       method: message.method,
     });
-    controller.abort(error);
+    // Answered first, in the gateway's words; then the relay is told (notifications/cancelled).
     fail(error);
+    controller.abort(error);
   }, options.requestTimeoutMs);
 
   let relay: Relay;
