@@ -217,13 +217,12 @@ function read(kind: ValueKind, text: string, from: string): unknown {
       if (!/^\s*\d+\s*$/.test(text)) throw new UsageError(`${from} ${JSON.stringify(text)} is not a whole number`);
       return Number(text);
     case "wait":
-      if (/^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/.test(text)) return 0;
-    // falls through: any other wait is a duration
     case "duration":
+      if (kind === "wait" && /^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/.test(text)) return 0;
       try {
         return parseDuration(text);
-      } catch {
-        throw new UsageError(`${from} ${JSON.stringify(text)} is not a duration; give milliseconds (5000) or a number with ms, s or m (30s, 2m)`);
+      } catch (error) {
+        throw new UsageError(`${from} ${JSON.stringify(text)} is not a duration; give milliseconds (5000) or a number with ms, s or m (30s, 2m)`, { cause: error });
       }
   }
 }
@@ -272,7 +271,7 @@ function targetOf(text: string): { command: string; args: string[] } {
   try {
     words = splitWords(text);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message, { cause: error });
   }
   const [command, ...args] = words;
   if (command === undefined) throw new UsageError("the target holds no command");

@@ -49,17 +49,17 @@ export async function forwardRequest(
 ): Promise<void> {
   const { telemetry, options } = context;
   const controller = new AbortController();
-  let release: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  // What the request holds until it finishes: its slot, and its deadline.
+  const held: { release?: () => void; timer?: NodeJS.Timeout } = {};
   let finishedOnce = false;
 
   const finish = (how: RequestOutcome, httpStatus: number): void => {
     if (finishedOnce) return;
     finishedOnce = true;
-    clearTimeout(timer);
+    clearTimeout(held.timer);
     response.off("close", onCallerClosed);
     untrack();
-    release?.();
+    held.release?.();
     plan.finished?.();
     telemetry.requestDone({
       requestId: plan.requestId,
@@ -108,12 +108,12 @@ export async function forwardRequest(
     finish("rejected", 503);
     return;
   }
-  release = slot;
+  held.release = slot;
   if (finishedOnce) {
-    release();
+    slot();
     return;
   }
-  timer = setTimeout(() => {
+  held.timer = setTimeout(() => {
     const error = new McpTransportError("TIMEOUT", `the request timed out in the gateway after ${options.requestTimeoutMs} ms`, {
       timeoutMs: options.requestTimeoutMs,
       method: message.method,

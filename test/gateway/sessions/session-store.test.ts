@@ -5,6 +5,7 @@
  * dead child's session 404, idle sessions reaped (ten thousand of them), and the GET stream with
  * its bounded `Last-Event-ID` store.
  */
+import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { closedAfterEach } from "../../helpers/owned.js";
 import { openEventStream } from "../helpers/event-stream.js";
@@ -27,7 +28,7 @@ function call(port: number, sessionId: string, headers: Record<string, string> =
   });
 }
 
-const byUser = (request: import("node:http").IncomingMessage) => {
+const byUser = (request: IncomingMessage) => {
   const user = request.headers["x-user"];
   return typeof user === "string" ? { principal: user } : undefined;
 };
