@@ -18,6 +18,7 @@ export { KNOWN_METHODS, methodLabel } from "./method-label.js";
 export { stderrLogWriter, type LogWriter } from "./log-lines.js";
 export { Readiness, type ReadinessOptions, type ReadinessSource, type ReadinessState } from "./readiness.js";
 export { readinessCollector } from "./readiness-metrics.js";
+export { capacityReadiness, type CapacityLimits } from "./capacity.js";
 export { startAdminServer, type AdminServer, type AdminServerOptions } from "./admin-server.js";
 export { parseListenAddress, type ListenAddress } from "./listen-address.js";
 export { Drain, DEFAULT_CHILD_CLOSE_MS, type DrainHooks, type DrainOptions, type DrainPhase, type DrainResult } from "./drain.js";
