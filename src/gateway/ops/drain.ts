@@ -176,7 +176,13 @@ export class Drain {
 
   private enter(phase: DrainPhase): void {
     this.currentPhase = phase;
-    for (const listener of [...this.listeners]) listener(phase);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(phase);
+      } catch {
+        // The drain goes on whatever a listener does.
+      }
+    }
   }
 
   private note(event: string, fields?: Record<string, string | number | boolean>): void {

@@ -9,6 +9,7 @@ import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { McpTransportError } from "../../../src/errors.js";
 import { startAdminServer, type AdminServer } from "../../../src/gateway/ops/admin-server.js";
+import { Drain } from "../../../src/gateway/ops/drain.js";
 import { createGatewayTelemetry } from "../../../src/gateway/ops/gateway-telemetry.js";
 import { PROMETHEUS_CONTENT_TYPE } from "../../../src/gateway/ops/prometheus-text.js";
 import { Readiness } from "../../../src/gateway/ops/readiness.js";
@@ -91,6 +92,32 @@ describe("the admin server", () => {
     const draining = await request(server, "/readyz");
     expect(draining).toMatchObject({ status: 503, body: "not ready: draining\n" });
     expect(draining.headers["content-type"]).toBe("text/plain; charset=utf-8");
+  });
+
+  it("fails /readyz the moment the drain starts, while /healthz stays 200 through it", async () => {
+    const readiness = new Readiness({ waitFor: [] });
+    const server = await start(readiness);
+    expect((await request(server, "/readyz")).status).toBe(200);
+    let closeChildren!: () => void;
+    const childrenClosing = new Promise<void>((resolve) => (closeChildren = resolve));
+    const drain = new Drain({
+      readiness,
+      drainDelayMs: 600_000,
+      drainMs: 600_000,
+      hooks: {
+        refuseNewRequests: () => {},
+        whenIdle: async () => {},
+        failInFlight: () => 0,
+        closeChildren: () => childrenClosing,
+      },
+    });
+    const done = drain.start();
+    expect(await request(server, "/readyz")).toMatchObject({ status: 503, body: "not ready: draining\n" });
+    expect((await request(server, "/healthz")).status).toBe(200);
+    void drain.hurry();
+    closeChildren();
+    await done;
+    expect((await request(server, "/readyz")).status).toBe(503);
   });
 
   it("answers /metrics in the Prometheus text format with its content type", async () => {

@@ -60,3 +60,44 @@ describe("the readiness", () => {
     expect(values()).toEqual({ mcpwire_gateway_ready: 0, mcpwire_gateway_draining: 1 });
   });
 });
+
+describe("the readiness following a ready flag", () => {
+  it("reports the flag now and at each change, with the reason when not ready, until stopped", () => {
+    const listeners = new Set<(ready: boolean) => void>();
+    const pool = {
+      ready: false,
+      looping: false,
+      onReadyChange(listener: (ready: boolean) => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      set(ready: boolean) {
+        this.ready = ready;
+        for (const listener of listeners) listener(ready);
+      },
+    };
+    const readiness = new Readiness();
+    const stop = readiness.follow("pool", pool, () => (pool.looping ? "children exit before they answer (crash loop)" : "warming"));
+    expect(readiness.state()).toEqual({ ready: false, reason: "pool: warming" });
+    pool.set(true);
+    expect(readiness.state()).toEqual({ ready: true });
+    pool.looping = true;
+    pool.set(false);
+    expect(readiness.state()).toEqual({ ready: false, reason: "pool: children exit before they answer (crash loop)" });
+    stop();
+    pool.set(true);
+    expect(readiness.state().ready).toBe(false);
+    expect(listeners.size).toBe(0);
+  });
+
+  it("keeps telling the other listeners when one throws", () => {
+    const readiness = new Readiness({ waitFor: [] });
+    const seen: boolean[] = [];
+    readiness.onChange(() => {
+      throw new Error("listener broken");
+    });
+    readiness.onChange((state) => seen.push(state.ready));
+    expect(() => readiness.startDraining()).not.toThrow();
+    expect(seen).toEqual([false]);
+  });
+});
