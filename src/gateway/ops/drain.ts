@@ -118,9 +118,9 @@ export class Drain {
     return this.running;
   }
 
-  /** Skips the waits left (begins the drain if it has not begun); resolves as `start()` does. */
+  /** Skips the waits left (begins the drain if it has not begun); resolves as `start()` does. A no-op once done. */
   hurry(): Promise<DrainResult> {
-    if (!this.hurrying.signal.aborted) {
+    if (!this.hurrying.signal.aborted && this.currentPhase !== "done") {
       this.hurrying.abort();
       this.note("drain_hurried");
     }

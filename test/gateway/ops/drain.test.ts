@@ -260,6 +260,7 @@ describe("the drain", () => {
     expect(drain.start()).toBe(first);
     await first;
     expect(drain.hurry()).toBe(first);
+    expect(drain.hurried).toBe(false); // nothing was left to skip
     expect(front.order.filter((step) => step === "closeChildren")).toHaveLength(1);
     expect(drain.phase).toBe("done");
   });
