@@ -158,6 +158,19 @@ describe("the admin server", () => {
     }
   });
 
+  it("closes the connection after answering a request that came with a body it did not read", async () => {
+    const server = await start();
+    const socket = net.connect(server.address.port, "127.0.0.1");
+    socket.setEncoding("utf8");
+    let text = "";
+    socket.on("data", (chunk: string) => (text += chunk));
+    // Keep-alive asked for, a body sent: the server answers and closes rather than read on.
+    socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello");
+    await closed(socket);
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text.toLowerCase()).toContain("connection: close");
+  });
+
   it("refuses a Host that is a name other than localhost or an allowed one (DNS rebinding), and takes IP literals", async () => {
     const server = await start(undefined, undefined, ["metrics.internal:9090"]);
     const port = server.address.port;

@@ -249,8 +249,12 @@ describe("the drain", () => {
         },
       },
     });
+    drain.onPhase(() => {
+      throw new Error("listener broken");
+    });
     expect(await drain.start()).toEqual({ hurried: false, failedRequests: 0 });
     expect(order).toEqual(["refuse", "children"]);
+    expect(drain.phase).toBe("done");
   });
 
   it("runs once: start() again and hurry() after the end return the same result and call no hook twice", async () => {

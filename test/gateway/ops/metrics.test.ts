@@ -70,7 +70,12 @@ describe("the Prometheus text of the gateway", () => {
       expect(families.get("mcpwire_gateway_process_resident_memory_bytes")!.samples[0]!.value).toBeGreaterThan(0);
     } finally {
       telemetry.close();
+      telemetry.close(); // idempotent
     }
+    // Reports after close are still counted (a child exiting during the drain's end).
+    telemetry.childExited(101, "shutdown", 0, null);
+    expect(telemetry.metrics.childExits.get({ cause: "shutdown" })).toBe(1);
+    expect(() => parsePrometheusText(telemetry.metricsText())).not.toThrow();
   });
 
   it("escapes backslashes and line feeds in HELP, and quotes, backslashes and line feeds in label values", () => {
