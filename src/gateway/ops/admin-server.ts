@@ -15,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import { McpTransportError } from "../../errors.js";
 import { adminHostAllowed } from "./admin-host.js";
 import { parseListenAddress, type ListenAddress } from "./listen-address.js";
+import { refuseUnknownOptions } from "./option-check.js";
 import { PROMETHEUS_CONTENT_TYPE } from "./prometheus-text.js";
 import type { Readiness } from "./readiness.js";
 
@@ -48,10 +49,7 @@ export interface AdminServer {
 const ROUTES = new Set(["/healthz", "/readyz", "/metrics"]);
 
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
-  const unknown = Object.keys(options).find((key) => !OPTION_NAMES.has(key));
-  if (unknown !== undefined) {
-    throw new TypeError(`startAdminServer: unknown option "${unknown}"; it takes ${[...OPTION_NAMES].join(", ")}`);
-  }
+  refuseUnknownOptions(options, OPTION_NAMES, "startAdminServer");
   const where = typeof options.listen === "string" ? parseListenAddress(options.listen, "adminListen") : options.listen;
   const allowedHosts = options.allowedHosts ?? [];
 

@@ -8,6 +8,7 @@ import { createGatewayMetrics, type GatewayMetrics } from "./gateway-metrics.js"
 import { GatewayLog, stderrLogWriter, type LogWriter } from "./log-lines.js";
 import { methodLabel } from "./method-label.js";
 import type { Collector } from "./metric-registry.js";
+import { refuseUnknownOptions } from "./option-check.js";
 import { processMetrics } from "./process-metrics.js";
 import { renderPrometheusText } from "./prometheus-text.js";
 import { createSessionHasher } from "./session-hash.js";
@@ -46,10 +47,7 @@ export interface GatewayTelemetryRecorder extends GatewayTelemetry {
 }
 
 export function createGatewayTelemetry(options: GatewayTelemetryOptions = {}): GatewayTelemetryRecorder {
-  const unknown = Object.keys(options).find((key) => !OPTION_NAMES.has(key));
-  if (unknown !== undefined) {
-    throw new TypeError(`createGatewayTelemetry: unknown option "${unknown}"; it takes ${[...OPTION_NAMES].join(", ")}`);
-  }
+  refuseUnknownOptions(options, OPTION_NAMES, "createGatewayTelemetry");
   const metrics = createGatewayMetrics();
   const log = new GatewayLog(options.log ?? stderrLogWriter, createSessionHasher(options.sessionHashKey), options.now);
   const processBasics = options.processMetrics === false ? undefined : processMetrics(packageJson.version);

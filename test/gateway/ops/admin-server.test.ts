@@ -228,7 +228,7 @@ describe("the admin server", () => {
       /adminListen "9090" is not host:port/,
     );
     await expect(startAdminServer({ listen: "127.0.0.1:0", readiness: new Readiness(), metrics: () => "", allowedHost: [] } as never)).rejects.toThrow(
-      /unknown option "allowedHost"/,
+      /unknown option "allowedHost" \(did you mean "allowedHosts"\?\)/,
     );
   });
 });

@@ -281,6 +281,6 @@ describe("the drain", () => {
     const readiness = new Readiness();
     expect(() => new Drain({ readiness, hooks: front.hooks, drainMs: -1 })).toThrow(/"drainMs" must be a whole number of ms/);
     expect(() => new Drain({ readiness, hooks: front.hooks, drainDelayMs: 1.5 })).toThrow(/"drainDelayMs"/);
-    expect(() => new Drain({ readiness, hooks: front.hooks, drainMS: 5 } as never)).toThrow(/unknown option "drainMS"/);
+    expect(() => new Drain({ readiness, hooks: front.hooks, drainMS: 5 } as never)).toThrow(/unknown option "drainMS" \(did you mean "drainMs"\?\)/);
   });
 });
