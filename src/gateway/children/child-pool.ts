@@ -243,7 +243,7 @@ export class ChildPool implements Relay {
       return sink.failed(ceilingPassed(`every server process is busy and ${this.maxQueued} requests already wait (maxQueued)`, message.method));
     }
     this.enqueue(message, sink, signal, scope);
-    if (this.capacity() < this.poolMax) this.spawnOne();
+    this.growIfNeeded();
   }
 
   /** Legacy stateless: a caller's `initialize` is answered from the recorded result (see the module's comment). */
@@ -340,7 +340,7 @@ export class ChildPool implements Relay {
         continue;
       }
       const member = this.pick();
-      if (!member) return;
+      if (!member) return this.growIfNeeded();
       this.unqueue(head);
       const left = this.requestTimeoutMs - (performance.now() - head.arrived);
       this.forward(member, head.message, head.sink, head.signal, head.scope, left);
@@ -362,6 +362,18 @@ export class ChildPool implements Relay {
     let count = this.restartTimers.size;
     for (const member of this.members) if (!member.retiring) count++;
     return count;
+  }
+
+  /**
+   * Requests wait and no child is on its way: one more, up to `poolMax`. One at a time, so a
+   * burst that one new child can absorb does not start `poolMax` of them; each that answers its
+   * probe takes from the queue, and the next is started if requests still wait.
+   */
+  private growIfNeeded(): void {
+    if (this.queue.length === 0 || this.closed || this.crashLoop.looping) return;
+    let starting = this.restartTimers.size;
+    for (const member of this.members) if (!member.probed && !member.retiring) starting++;
+    if (starting === 0 && this.capacity() < this.poolMax) this.spawnOne();
   }
 
   private spawnOne(): void {
@@ -425,7 +437,9 @@ export class ChildPool implements Relay {
   /** A child died or never started: count it, maybe call it a loop, and replace it after the backoff. */
   private childLost(member: Member): void {
     if (this.closed) return;
-    if (!member.probed && this.crashLoop.unprobedExit()) {
+    const wasLooping = this.crashLoop.looping;
+    // Told once, when the loop begins; each later exit only pushes the next try back.
+    if (!member.probed && this.crashLoop.unprobedExit() && !wasLooping) {
       this.options.telemetry?.note("crash_loop", { era: this.era });
       this.updateReady();
       this.failQueue((method) => noChild("the server process keeps exiting before it answers (crash loop)", method));
@@ -448,7 +462,7 @@ export class ChildPool implements Relay {
   private retire(member: Member): void {
     member.retiring = true;
     this.ensureMinimum();
-    if (this.queue.length > 0 && this.capacity() < this.poolMax) this.spawnOne();
+    this.growIfNeeded();
     this.closeIfRetired(member);
   }
 

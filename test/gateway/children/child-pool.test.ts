@@ -80,7 +80,7 @@ describe("ChildPool: isolation", () => {
 
 describe("ChildPool: children that die", () => {
   it("a child SIGKILLed mid-call fails its request at once, and the pool replaces it", async () => {
-    const { telemetry, exited } = recordingTelemetry();
+    const { telemetry, exited, spawned } = recordingTelemetry();
     const shared = pool({ command: echoServer(), poolMin: 1, backoff: { initialMs: 10, maxMs: 50 }, limits: { requestTimeoutMs: 600_000 }, telemetry });
     await shared.start();
     const [first] = shared.pids;
@@ -94,6 +94,7 @@ describe("ChildPool: children that die", () => {
     shared.request(call(2, "echo"), after.sink, never);
     expect(resultOf(await after.settled).line).toContain('"echo"');
     expect(exited).toContainEqual({ pid: first, cause: "killed" });
+    expect(spawned).toEqual([first, shared.pids[0]]);
     expect(shared.ready).toBe(true);
   });
 
@@ -219,8 +220,14 @@ describe("ChildPool: legacy stateless", () => {
     stateless.request(call("i", "initialize", { protocolVersion: "2025-06-18", capabilities: { roots: {} }, clientInfo: { name: "c", version: "1" } }), init.sink, never);
     const result = resultOf(await init.settled);
     expect((await init.settled).answer?.id).toBe("i");
-    expect(result).toEqual({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "gateway-echo", version: "1.0.0" } });
+    expect(result).toMatchObject({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "gateway-echo", version: "1.0.0" } });
     expect(stateless.initializeResult).toEqual(result);
+    // What the child got was the gateway's own initialize: its clientInfo, no client capabilities.
+    expect(JSON.parse(result.instructions as string).params).toEqual({
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "mcpwire-gateway", version: expect.any(String) },
+    });
   });
 
   it("serves server-memory's tools to callers without a session", async () => {

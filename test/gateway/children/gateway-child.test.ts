@@ -124,6 +124,21 @@ describe("GatewayChild: what reaches the child", () => {
     expect(resultOf(await again.settled).poked).toBe(0);
   });
 
+  it("a listen stream the server ends gracefully is answered with the caller's id as subscription id", async () => {
+    const { child } = await start({ command: echoServer() });
+    const listen = recorder();
+    child.request(call(42, "subscriptions/listen", { notifications: { toolsListChanged: true } }), listen.sink, never, { scope: {} });
+    await eventually(() => listen.messages.length === 1);
+    const end = recorder();
+    child.request(call("e", "end_listens"), end.sink, never);
+    expect(resultOf(await end.settled).ended).toBe(1);
+    expect((await listen.settled).answer).toEqual({
+      jsonrpc: "2.0",
+      id: 42,
+      result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 42 } },
+    });
+  });
+
   it("hands what belongs to no request to the owner: the child's requests and unrelated notifications", async () => {
     const { child, unrelated } = await start({ command: echoServer() });
     const asking = recorder();
