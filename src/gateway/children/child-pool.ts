@@ -43,6 +43,8 @@ import { abortReason } from "../../util/abort.js";
 import type { GatewayTelemetry } from "../ops/telemetry.js";
 import type { Relay, RequestSink } from "../relay.js";
 import type { ChildCommand, ChildStopTimings } from "./child-command.js";
+import { describeValue } from "../../util/whole-number.js";
+import { checkChildLimits, checkCommand, checkCount, checkNames } from "./check-options.js";
 import { CrashLoopWatch, type CrashLoopOptions } from "./crash-loop.js";
 import { asCleanFailure, ceilingPassed, noChild, requestTimedOut } from "./failures.js";
 import { DEFAULT_CHILD_LIMITS, GatewayChild, type ChildExit, type GatewayChildLimits } from "./gateway-child.js";
@@ -80,6 +82,23 @@ export interface ChildPoolOptions {
    */
   onUnrelated?: (message: JsonRpcNotification, pid: number) => void;
 }
+
+/** Every option `ChildPool` takes. */
+export const CHILD_POOL_OPTION_NAMES = [
+  "command",
+  "era",
+  "poolMin",
+  "poolMax",
+  "recycleAfter",
+  "maxQueued",
+  "limits",
+  "backoff",
+  "crashLoop",
+  "probeTimeoutMs",
+  "stopTimings",
+  "telemetry",
+  "onUnrelated",
+] as const satisfies readonly (keyof ChildPoolOptions)[];
 
 export const DEFAULT_POOL = Object.freeze({ poolMin: 1, poolMax: 4, recycleAfter: Number.POSITIVE_INFINITY, maxQueued: 256 });
 
@@ -136,9 +155,24 @@ export class ChildPool implements Relay {
   private startWaiters: (() => void)[] = [];
 
   constructor(private readonly options: ChildPoolOptions) {
+    const where = "ChildPool";
+    checkNames(options, CHILD_POOL_OPTION_NAMES, where);
+    checkCommand(options.command, where);
+    if (options.era !== "modern" && options.era !== "legacy-stateless") {
+      throw new TypeError(`${where}: "era" must be "modern" or "legacy-stateless", got ${describeValue(options.era)}`);
+    }
+    checkChildLimits(options.limits, where);
+    checkCount(options.poolMin, "poolMin", where, 0, DEFAULT_POOL.poolMin);
+    checkCount(options.poolMax, "poolMax", where, 1, DEFAULT_POOL.poolMax);
+    checkCount(options.recycleAfter, "recycleAfter", where, 1, DEFAULT_POOL.recycleAfter);
+    checkCount(options.maxQueued, "maxQueued", where, 0, DEFAULT_POOL.maxQueued);
+    checkCount(options.probeTimeoutMs, "probeTimeoutMs", where, 1, DEFAULT_CHILD_LIMITS.requestTimeoutMs);
+    if (options.poolMin !== undefined && options.poolMax !== undefined && options.poolMin > options.poolMax) {
+      throw new TypeError(`${where}: "poolMin" (${options.poolMin}) is larger than "poolMax" (${options.poolMax}); give poolMax at least poolMin`);
+    }
     this.era = options.era;
     this.poolMin = options.poolMin ?? DEFAULT_POOL.poolMin;
-    this.poolMax = Math.max(1, this.poolMin, options.poolMax ?? DEFAULT_POOL.poolMax);
+    this.poolMax = Math.max(this.poolMin, options.poolMax ?? DEFAULT_POOL.poolMax);
     this.recycleAfter = options.recycleAfter ?? DEFAULT_POOL.recycleAfter;
     this.maxQueued = options.maxQueued ?? DEFAULT_POOL.maxQueued;
     this.requestTimeoutMs = options.limits?.requestTimeoutMs ?? DEFAULT_CHILD_LIMITS.requestTimeoutMs;

@@ -37,6 +37,7 @@ import { abortReason } from "../../util/abort.js";
 import type { ChildExitCause, GatewayTelemetry } from "../ops/telemetry.js";
 import type { RequestSink } from "../relay.js";
 import { transportFor, type ChildCommand, type ChildStopTimings } from "./child-command.js";
+import { checkChildLimits, checkCommand, checkNames } from "./check-options.js";
 import { asCleanFailure, ceilingPassed, childGone, cleanFailure, requestTimedOut } from "./failures.js";
 import { ForwardedRequests, type ForwardedRequest } from "./forwarded-requests.js";
 import {
@@ -100,6 +101,9 @@ export interface GatewayChildOptions {
   signal?: AbortSignal;
 }
 
+/** Every option `GatewayChild.spawn` takes. */
+export const GATEWAY_CHILD_OPTION_NAMES = ["command", "owner", "limits", "stopTimings", "telemetry", "signal"] as const satisfies readonly (keyof GatewayChildOptions)[];
+
 /** What `request` may be told beside the message. */
 export interface ForwardOptions {
   /**
@@ -138,6 +142,9 @@ export class GatewayChild {
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly options: GatewayChildOptions) {
+    checkNames(options, GATEWAY_CHILD_OPTION_NAMES, "GatewayChild");
+    checkCommand(options.command, "GatewayChild");
+    checkChildLimits(options.limits, "GatewayChild");
     this.limits = { ...DEFAULT_CHILD_LIMITS, ...definedOnly(options.limits) };
   }
 

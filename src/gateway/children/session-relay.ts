@@ -24,6 +24,7 @@ import type { Principal } from "../gateway-options.js";
 import type { ChildExitCause, GatewayTelemetry } from "../ops/telemetry.js";
 import type { Relay, RequestSink } from "../relay.js";
 import { withEnv, type ChildCommand, type ChildStopTimings } from "./child-command.js";
+import { checkChildLimits, checkCommand, checkNames } from "./check-options.js";
 import { ClientRequestIds } from "./client-request-ids.js";
 import { cleanFailure, noChild } from "./failures.js";
 import { GatewayChild, type ChildExit, type GatewayChildLimits } from "./gateway-child.js";
@@ -60,6 +61,9 @@ export interface SessionRelayOptions {
   telemetry?: GatewayTelemetry;
 }
 
+/** Every option `SessionRelay` takes. */
+export const SESSION_RELAY_OPTION_NAMES = ["command", "owner", "principal", "limits", "stopTimings", "telemetry"] as const satisfies readonly (keyof SessionRelayOptions)[];
+
 /** Says what went wrong when a session's first request is not `initialize`. */
 const NOT_INITIALIZED = "the session has no server process yet: its first request must be initialize";
 
@@ -70,7 +74,11 @@ export class SessionRelay implements Relay {
   private closed = false;
   private ended = false;
 
-  constructor(private readonly options: SessionRelayOptions) {}
+  constructor(private readonly options: SessionRelayOptions) {
+    checkNames(options, SESSION_RELAY_OPTION_NAMES, "SessionRelay");
+    checkCommand(options.command, "SessionRelay");
+    checkChildLimits(options.limits, "SessionRelay");
+  }
 
   /** The child's process id, once spawned. */
   get pid(): number | undefined {
