@@ -146,6 +146,8 @@ export class ChildPool implements Relay {
   private readonly crashLoop: CrashLoopWatch;
   private readonly restartTimers = new Set<NodeJS.Timeout>();
   private readonly spawning = new Set<Promise<void>>();
+  /** Children that exited, while the rest of their process group is stopped: `close()` waits for them too. */
+  private readonly stopping = new Set<Promise<void>>();
   private readonly readyListeners = new Set<(ready: boolean) => void>();
   private recordedInitialize: Record<string, unknown> | undefined;
   private warmed = false;
@@ -460,6 +462,9 @@ export class ChildPool implements Relay {
 
   private onExit(member: Member, exit: ChildExit): void {
     this.members.delete(member);
+    // The direct child is gone; a grandchild in its group may not be yet. close() waits for both.
+    const stopped = member.child?.close(exit.cause).finally(() => this.stopping.delete(stopped!));
+    if (stopped) this.stopping.add(stopped);
     if (this.closed) return;
     if (exit.cause === "recycled") {
       this.ensureMinimum();
@@ -553,7 +558,8 @@ export class ChildPool implements Relay {
       ...[...this.members].map((member) => member.child?.close("shutdown")),
       ...this.spawning,
     ]);
-    // Children that started while closing were closed by their own start.
-    await Promise.all([...this.members].map((member) => member.child?.close("shutdown")));
+    // Children that started while closing were closed by their own start; those that exited
+    // are still having their groups stopped.
+    await Promise.all([...[...this.members].map((member) => member.child?.close("shutdown")), ...this.stopping]);
   }
 }

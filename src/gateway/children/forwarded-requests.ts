@@ -72,6 +72,17 @@ export class ForwardedRequests {
     return this.withLogs.values().next().value;
   }
 
+  /** The one request of a caller in flight (listen streams aside), when there is exactly one. */
+  soleCallerRequest(): ForwardedRequest | undefined {
+    let sole: ForwardedRequest | undefined;
+    for (const entry of this.byChildId.valueList()) {
+      if (entry.longLived || entry.scope === undefined) continue;
+      if (sole) return undefined;
+      sole = entry;
+    }
+    return sole;
+  }
+
   /** Removes a request (answered, failed, cancelled) and releases what waited on it; undefined if it was not there. */
   take(childId: unknown): ForwardedRequest | undefined {
     const entry = this.get(childId);

@@ -209,6 +209,15 @@ export class GatewayChild {
     return true;
   }
 
+  /**
+   * Where a request of the child to the client most likely belongs: the sink of the one caller
+   * request in flight, when there is exactly one (over stdio a server's request names no request
+   * of ours). Undefined otherwise.
+   */
+  soleCallerSink(): RequestSink | undefined {
+    return this.forwarded.soleCallerRequest()?.sink;
+  }
+
   /** Passes a notification to the child as it is (`notifications/initialized`, a client's progress...). */
   notify(message: JsonRpcNotification): void {
     this.sendBestEffort(message);

@@ -76,6 +76,24 @@ describe("SessionRelay", () => {
     expect(JSON.stringify(resultOf(await listed.settled))).toContain("file:///gateway/project");
   });
 
+  it("a request the child asks while one call is in flight goes to that call's sink, and the caller's answer maps back", async () => {
+    const { relay, fromChild } = session({ command: echoServer() });
+    await initialize(relay, { sampling: {} });
+    const calling = recorder();
+    relay.request(call(7, "ask", { method: "sampling/createMessage" }), calling.sink, never);
+    await eventually(() => calling.messages.length === 1);
+    const question = calling.messages[0] as JsonRpcRequest;
+    expect(question).toMatchObject({ method: "sampling/createMessage", id: expect.stringMatching(/^gw-/) });
+    relay.response({ jsonrpc: "2.0", id: question.id, result: { role: "assistant", content: { type: "text", text: "hi" } } });
+    const { answer } = resultOf(await calling.settled) as { answer: { id: string; result: unknown } };
+    // The child got the answer in its own id.
+    expect(answer.id).toMatch(/^ask-/);
+    expect(answer.result).toEqual({ role: "assistant", content: { type: "text", text: "hi" } });
+    expect(fromChild.filter((m) => "id" in m)).toEqual([]);
+    // A second answer to the same id finds nothing and reaches nobody.
+    relay.response({ jsonrpc: "2.0", id: question.id, result: {} });
+  });
+
   it("keeps each session's state in its own child, with the principal's variables in its environment", async () => {
     const alice = session({ command: memoryServer(join(scratch, "unused.jsonl")), principal: { principal: "alice", env: { MEMORY_FILE_PATH: join(scratch, "alice.jsonl") } } });
     const bob = session({ command: memoryServer(join(scratch, "unused.jsonl")), principal: { principal: "bob", env: { MEMORY_FILE_PATH: join(scratch, "bob.jsonl") } } });
