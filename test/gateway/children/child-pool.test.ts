@@ -9,7 +9,21 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { JsonRpcNotification } from "../../../src/protocol/jsonrpc.js";
 import type { ChildExitCause, GatewayTelemetry } from "../../../src/gateway/ops/telemetry.js";
 import { ChildPool, STATELESS_REFUSAL, type ChildPoolOptions } from "../../../src/gateway/children/index.js";
-import { FAST_LADDER, call, echoServer, eventually, isRunning, memoryServer, modernServer, never, recorder, resultOf, useCleanup } from "./helpers.js";
+import {
+  FAST_LADDER,
+  call,
+  echoServer,
+  eventually,
+  isRunning,
+  memoryServer,
+  modernServer,
+  never,
+  recorder,
+  resultOf,
+  runningInGroup,
+  stdioFixture,
+  useCleanup,
+} from "./helpers.js";
 
 const cleanup = useCleanup();
 const scratch = mkdtempSync(join(tmpdir(), "mcpwire-pool-"));
@@ -116,6 +130,17 @@ describe("ChildPool: children that die", () => {
     expect((await refused.settled).error?.reason).toBe("UNAVAILABLE");
   });
 
+  it("a command that cannot be started is a crash loop: start() resolves, not ready", async () => {
+    const missing = pool({
+      command: { command: "/nonexistent/mcp-server", args: [], env: {}, envAllow: ["PATH"] },
+      poolMin: 1,
+      backoff: { initialMs: 5, maxMs: 20 },
+    });
+    await missing.start();
+    expect(missing.ready).toBe(false);
+    expect(missing.crashLooping).toBe(true);
+  });
+
   it("children that never answer their probe are a crash loop too", async () => {
     // Children that never answer their probe: each is stopped at the probe timeout, a loop.
     const silent = pool({ command: echoServer("--silent"), poolMin: 1, probeTimeoutMs: 100, backoff: { initialMs: 5, maxMs: 20 }, crashLoop: { exits: 2 } });
@@ -186,6 +211,33 @@ describe("ChildPool: ceilings and close", () => {
     const late = recorder();
     bounded.request(call("late", "echo"), late.sink, never);
     expect((await late.settled).error?.reason).toBe("UNAVAILABLE");
+  });
+
+  it("a request that waits in the queue past the request timeout fails with TIMEOUT", async () => {
+    const bounded = pool({ command: echoServer(), poolMin: 1, poolMax: 1, limits: { maxInFlight: 1, requestTimeoutMs: 300 } });
+    await bounded.start();
+    const held = recorder();
+    bounded.request(call(1, "sleep", { ms: -1 }), held.sink, never);
+    const queued = recorder();
+    bounded.request(call(2, "sleep", { ms: -1 }), queued.sink, never);
+    expect((await queued.settled).error).toMatchObject({ reason: "TIMEOUT", timeoutMs: 300 });
+    expect((await held.settled).error?.reason).toBe("TIMEOUT");
+  });
+
+  it("close() leaves no grandchild of any child", async () => {
+    const stateless = pool({ command: stdioFixture("stdio-spawns-grandchild.mjs", "--stubborn"), era: "legacy-stateless", poolMin: 2 });
+    await stateless.start();
+    const children = stateless.pids;
+    const grandchildren: number[] = [];
+    for (let n = 0; n < 2; n++) {
+      const pids = recorder();
+      stateless.request(call(n, "tools/call", { name: "pids" }), pids.sink, never);
+      const text = (resultOf(await pids.settled).content as { text: string }[])[0]!.text;
+      grandchildren.push((JSON.parse(text) as { grandchild: number }).grandchild);
+    }
+    await stateless.close();
+    for (const pid of grandchildren) expect(isRunning(pid)).toBe(false);
+    for (const pid of children) expect(runningInGroup(pid)).toEqual([]);
   });
 
   it("a queued request whose caller goes away leaves the queue with the abort's reason", async () => {

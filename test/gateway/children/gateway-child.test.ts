@@ -148,6 +148,11 @@ describe("GatewayChild: what reaches the child", () => {
     expect(question.method).toBe("roots/list");
     child.respond({ jsonrpc: "2.0", id: question.id, result: { roots: [] } });
     expect(resultOf(await asking.settled).answer).toEqual({ jsonrpc: "2.0", id: question.id, result: { roots: [] } });
+    // A log message while one request asked for logs (2026-07-28 `_meta` logLevel) is that request's.
+    const wanting = recorder();
+    child.request(call(3, "log", { _meta: { "io.modelcontextprotocol/logLevel": "info" }, text: "mine" }), wanting.sink, never);
+    await wanting.settled;
+    expect(wanting.messages).toEqual([{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "mine" } }]);
     // A log message with no request asking for logs belongs to nobody: the owner.
     const logging = recorder();
     child.request(call(2, "log", { text: "hello" }), logging.sink, never);

@@ -130,6 +130,15 @@ describe("SessionRelay", () => {
     expect(isRunning(pid)).toBe(false);
   });
 
+  it("a child that cannot be started fails the initialize with UNAVAILABLE and ends the session", async () => {
+    const { relay, exited } = session({ command: { command: "/nonexistent/mcp-server", args: [], env: {}, envAllow: ["PATH"] } });
+    const init = recorder();
+    relay.request(INITIALIZE(), init.sink, never);
+    expect((await init.settled).error?.reason).toBe("UNAVAILABLE");
+    expect(await exited).toMatchObject({ cause: "crash" });
+    expect(relay.alive).toBe(false);
+  });
+
   it("maps a caller's notifications/cancelled to the child's id of that request", async () => {
     const { relay } = session({ command: echoServer() });
     await initialize(relay);
