@@ -112,6 +112,9 @@ export interface PoolStats {
   queued: number;
 }
 
+/** Why a legacy stateless pool takes no request once its server refused the gateway's initialize. */
+const ERA_REFUSED = "the server refused the gateway's initialize: it does not serve legacy callers (it may speak 2026-07-28 only)";
+
 /** The refusal a child gets for a request to the client (any but ping). */
 export const STATELESS_REFUSAL = "the MCP gateway serves this server statelessly: requests from the server to the client are refused";
 
@@ -150,6 +153,8 @@ export class ChildPool implements Relay {
   private readonly stopping = new Set<Promise<void>>();
   private readonly readyListeners = new Set<(ready: boolean) => void>();
   private recordedInitialize: Record<string, unknown> | undefined;
+  /** A child answered the probe with a refusal of the era: see `refuseEra`. */
+  private eraRefused = false;
   private warmed = false;
   private isReady = false;
   private closed = false;
@@ -185,7 +190,8 @@ export class ChildPool implements Relay {
   /**
    * Warms `poolMin` children and probes each. Resolves once they all answered (the pool is then
    * ready), or once a crash loop is seen (not ready; the pool keeps trying at the backoff's pace
-   * and becomes ready when a child answers), or at `close()`. Never rejects.
+   * and becomes ready when a child answers), or once a legacy child refused the gateway's
+   * `initialize` (not ready, for good: `refusedEra`), or at `close()`. Never rejects.
    */
   start(): Promise<void> {
     if (this.closed) return Promise.resolve();
@@ -205,6 +211,11 @@ export class ChildPool implements Relay {
   onReadyChange(listener: (ready: boolean) => void): () => void {
     this.readyListeners.add(listener);
     return () => this.readyListeners.delete(listener);
+  }
+
+  /** Legacy stateless: the server refused the gateway's `initialize`; the pool spawns no more and is not ready. */
+  get refusedEra(): boolean {
+    return this.eraRefused;
   }
 
   /** Children exit before they answer their probe, again and again: the pool is not ready until one answers. */
@@ -272,6 +283,7 @@ export class ChildPool implements Relay {
     if (this.closed) return sink.failed(noChild("the gateway is shutting down", message.method));
     if (signal?.aborted) return sink.failed(asCleanFailure(abortReason(signal), "DISCONNECTED", `${message.method} was abandoned by its caller`, message.method));
     if (this.answerInitialize(message, sink)) return;
+    if (this.eraRefused) return sink.failed(noChild(ERA_REFUSED, message.method));
     const member = this.pick();
     if (member) return this.forward(member, message, sink, signal, scope, this.requestTimeoutMs);
     if (this.crashLoop.looping) return sink.failed(noChild("the server process keeps exiting before it answers (crash loop)", message.method));
@@ -406,7 +418,7 @@ export class ChildPool implements Relay {
    * probe takes from the queue, and the next is started if requests still wait.
    */
   private growIfNeeded(): void {
-    if (this.queue.length === 0 || this.closed || this.crashLoop.looping) return;
+    if (this.queue.length === 0 || this.closed || this.crashLoop.looping || this.eraRefused) return;
     let starting = this.restartTimers.size;
     for (const member of this.members) if (!member.probed && !member.retiring) starting++;
     if (starting === 0 && this.capacity() < this.poolMax) this.spawnOne();
@@ -454,13 +466,40 @@ export class ChildPool implements Relay {
       this.markWarmed();
       this.updateReady();
       this.drainQueue();
-    } catch {
-      // Silent or refusing: it cannot serve. Its exit is then counted as one before the probe.
+    } catch (error) {
+      if (error instanceof McpTransportError && error.kind === "server_error") {
+        // It answered, and refused the era: starting it again would change nothing.
+        this.refuseEra();
+        await child.close("shutdown");
+        return;
+      }
+      // Silent: it cannot serve. Its exit is then counted as one before the probe.
       await child.close("crash");
     }
   }
 
+  /**
+   * A legacy child refused the gateway's `initialize` (a server that speaks 2026-07-28 only):
+   * the pool stops spawning, is not ready, and fails requests with UNAVAILABLE, rather than
+   * restart a child that will refuse again, forever.
+   */
+  private refuseEra(): void {
+    if (this.eraRefused) return;
+    this.eraRefused = true;
+    this.options.telemetry?.note("era_refused", { era: this.era });
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    this.restartTimers.clear();
+    this.failQueue((method) => noChild(ERA_REFUSED, method));
+    this.updateReady();
+  }
+
   private onExit(member: Member, exit: ChildExit): void {
+    if (this.eraRefused) {
+      this.members.delete(member);
+      const stopped = member.child?.close(exit.cause).finally(() => this.stopping.delete(stopped!));
+      if (stopped) this.stopping.add(stopped);
+      return;
+    }
     this.members.delete(member);
     // The direct child is gone; a grandchild in its group may not be yet. close() waits for both.
     const stopped = member.child?.close(exit.cause).finally(() => this.stopping.delete(stopped!));
@@ -495,7 +534,7 @@ export class ChildPool implements Relay {
 
   /** After a recycle: the pool keeps `poolMin` children taking requests. */
   private ensureMinimum(): void {
-    while (!this.closed && this.capacity() < this.poolMin) this.spawnOne();
+    while (!this.closed && !this.eraRefused && this.capacity() < this.poolMin) this.spawnOne();
   }
 
   private retire(member: Member): void {
@@ -533,7 +572,7 @@ export class ChildPool implements Relay {
   }
 
   private updateReady(): void {
-    const ready = this.warmed && !this.closed && !this.crashLoop.looping;
+    const ready = this.warmed && !this.closed && !this.crashLoop.looping && !this.eraRefused;
     if (ready !== this.isReady) {
       this.isReady = ready;
       this.options.telemetry?.note(ready ? "pool_ready" : "pool_not_ready", { era: this.era });
@@ -544,7 +583,7 @@ export class ChildPool implements Relay {
 
   /** `start()` resolves once the pool is ready, crash-looping or closed. */
   private settleStart(): void {
-    if (!this.isReady && !this.crashLoop.looping && !this.closed) return;
+    if (!this.isReady && !this.crashLoop.looping && !this.closed && !this.eraRefused) return;
     for (const resolve of this.startWaiters.splice(0)) resolve();
   }
 

@@ -283,6 +283,19 @@ describe("ChildPool: legacy stateless", () => {
     });
   });
 
+  it("a server that refuses the gateway's initialize (2026-07-28 only) makes the pool not ready, without restarting it", async () => {
+    const { telemetry, spawned, notes } = recordingTelemetry();
+    const stateless = pool({ command: modernServer(), era: "legacy-stateless", telemetry, backoff: { initialMs: 5, maxMs: 20 } });
+    await stateless.start();
+    expect(stateless.ready).toBe(false);
+    expect(stateless.refusedEra).toBe(true);
+    expect(notes).toContain("era_refused");
+    expect(spawned).toHaveLength(1);
+    const refused = recorder();
+    stateless.request(call(1, "tools/list"), refused.sink, never);
+    expect((await refused.settled).error?.reason).toBe("UNAVAILABLE");
+  });
+
   it("serves server-memory's tools to callers without a session", async () => {
     const stateless = pool({ command: memoryServer(join(scratch, "stateless.jsonl")), era: "legacy-stateless" });
     await stateless.start();
