@@ -19,6 +19,7 @@
  * What belongs to no request (the child's requests to the client, list-changed, resource updates,
  * session-scoped log messages) goes to the owner as it came, in the child's own ids.
  */
+import { Deadlines, monotonicNow } from "../../collections/deadlines.js";
 import { McpTransportError } from "../../errors.js";
 import {
   isNotification,
@@ -133,6 +134,10 @@ export class GatewayChild {
 
   private readonly limits: GatewayChildLimits;
   private readonly forwarded = new ForwardedRequests();
+  /** The request timeouts of this child, under one timer (the house's clock, collections/deadlines.ts). */
+  private readonly deadlines = new Deadlines<ForwardedRequest>((entry) =>
+    this.abandon(entry, TIMEOUT_CANCEL_REASON, requestTimedOut(entry.method, this.limits.requestTimeoutMs)),
+  );
   private connection: McpConnection | undefined;
   private childPid = 0;
   private servedCount = 0;
@@ -268,8 +273,8 @@ export class GatewayChild {
     if (this.atCeiling) return sink.failed(ceilingPassed(`the server process has maxInFlight (${this.limits.maxInFlight}) requests in flight`, method));
     const childId = this.forwarded.nextId();
     const callerToken = progressTokenOf(message);
+    // A listen stream is open by design: it ends when its caller goes (the signal), not on a clock.
     const longLived = method === ModernMethod.subscriptionsListen;
-    let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const entry: ForwardedRequest = {
       childId,
@@ -280,16 +285,15 @@ export class GatewayChild {
       scope: options.scope,
       longLived,
       wantsLogs: asksForLogs(message),
+      timeoutMs: Math.max(0, options.timeoutMs ?? this.limits.requestTimeoutMs),
+      dueAt: 0,
+      heapIndex: -1,
       release: () => {
-        clearTimeout(timer);
+        this.deadlines.delete(entry);
         if (onAbort) signal!.removeEventListener("abort", onAbort);
       },
     };
-    // A listen stream is open by design: it ends when its caller goes (the signal), not on a clock.
-    if (!longLived) {
-      const timeoutMs = Math.max(0, options.timeoutMs ?? this.limits.requestTimeoutMs);
-      timer = setTimeout(() => this.abandon(entry, TIMEOUT_CANCEL_REASON, requestTimedOut(method, this.limits.requestTimeoutMs)), timeoutMs);
-    }
+    if (!longLived) this.deadlines.set(entry, monotonicNow() + entry.timeoutMs);
     if (signal) {
       onAbort = () =>
         this.abandon(entry, ABORT_CANCEL_REASON, asCleanFailure(abortReason(signal), "DISCONNECTED", `${method} was abandoned by its caller`, method));
@@ -371,6 +375,7 @@ export class GatewayChild {
     const exitCode = ending.exitCode ?? null;
     const signal = ending.signal ?? null;
     const cause: ChildExitCause = this.stopCause ?? (signal ? "killed" : "crash");
+    this.deadlines.stop();
     const failure = childGone(exitCode, signal, this.stopCause);
     for (const entry of this.forwarded.takeAll()) entry.sink.failed(failure);
     if (this.childPid) this.options.telemetry?.childExited(this.childPid, cause, exitCode, signal);
