@@ -115,6 +115,9 @@ export interface PoolStats {
 /** Why a legacy stateless pool takes no request once its server refused the gateway's initialize. */
 const ERA_REFUSED = "the server refused the gateway's initialize: it does not serve legacy callers (it may speak 2026-07-28 only)";
 
+/** Methods a legacy stateless caller is refused by the gateway itself (see `refuseSessionMethod`). */
+const STATELESS_REFUSED_METHODS: ReadonlySet<string> = new Set([Method.resourcesSubscribe, Method.resourcesUnsubscribe]);
+
 /** The refusal a child gets for a request to the client (any but ping). */
 export const STATELESS_REFUSAL = "the MCP gateway serves this server statelessly: requests from the server to the client are refused";
 
@@ -283,6 +286,7 @@ export class ChildPool implements Relay {
     if (this.closed) return sink.failed(noChild("the gateway is shutting down", message.method));
     if (signal?.aborted) return sink.failed(asCleanFailure(abortReason(signal), "DISCONNECTED", `${message.method} was abandoned by its caller`, message.method));
     if (this.answerInitialize(message, sink)) return;
+    if (this.refuseSessionMethod(message, sink)) return;
     if (this.eraRefused) return sink.failed(noChild(ERA_REFUSED, message.method));
     const member = this.pick();
     if (member) return this.forward(member, message, sink, signal, scope, this.requestTimeoutMs);
@@ -298,6 +302,21 @@ export class ChildPool implements Relay {
   private answerInitialize(message: JsonRpcRequest, sink: RequestSink): boolean {
     if (this.era !== "legacy-stateless" || message.method !== Method.initialize || !this.recordedInitialize) return false;
     sink.answer({ jsonrpc: "2.0", id: message.id, result: this.recordedInitialize });
+    return true;
+  }
+
+  /**
+   * Legacy stateless: `resources/subscribe` and `resources/unsubscribe` are answered with an
+   * error by the gateway. A subscription lives in one child, and its updates would reach no
+   * caller (there is no session to carry them), so a success would be a promise never kept.
+   */
+  private refuseSessionMethod(message: JsonRpcRequest, sink: RequestSink): boolean {
+    if (this.era !== "legacy-stateless" || !STATELESS_REFUSED_METHODS.has(message.method)) return false;
+    sink.answer({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: JSONRPC_METHOD_NOT_FOUND, message: `${message.method} needs a session, and the MCP gateway serves this server statelessly (--legacy session keeps one)` },
+    });
     return true;
   }
 

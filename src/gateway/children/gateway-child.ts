@@ -209,6 +209,7 @@ export class GatewayChild {
     const entry = this.forwarded.ofCaller(scope, callerId);
     if (!entry) return false;
     this.forwarded.take(entry.childId);
+    this.connection?.abandon(entry.childId);
     this.sendBestEffort(withParam(message, "requestId", entry.childId));
     entry.sink.failed(new McpTransportError("DISCONNECTED", `${entry.method} was cancelled by its caller`, { method: entry.method }));
     return true;

@@ -283,6 +283,15 @@ describe("ChildPool: legacy stateless", () => {
     });
   });
 
+  it("answers resources/subscribe itself with an error: no session would carry the updates", async () => {
+    const stateless = pool({ command: echoServer(), era: "legacy-stateless" });
+    await stateless.start();
+    const subscribe = recorder();
+    stateless.request(call(1, "resources/subscribe", { uri: "file:///x" }), subscribe.sink, never);
+    const { answer } = await subscribe.settled;
+    expect(answer).toMatchObject({ id: 1, error: { code: -32601, message: expect.stringContaining("--legacy session") } });
+  });
+
   it("a server that refuses the gateway's initialize (2026-07-28 only) makes the pool not ready, without restarting it", async () => {
     const { telemetry, spawned, notes } = recordingTelemetry();
     const stateless = pool({ command: modernServer(), era: "legacy-stateless", telemetry, backoff: { initialMs: 5, maxMs: 20 } });
