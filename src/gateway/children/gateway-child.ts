@@ -144,6 +144,8 @@ export class GatewayChild {
   /** Set when the gateway stops the child: the cause its exit is reported with. */
   private stopCause: ChildExitCause | undefined;
   private gone = false;
+  /** How the child ended, once it did. */
+  private exit: { exitCode: number | null; signal: string | null } | undefined;
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly options: GatewayChildOptions) {
@@ -270,7 +272,7 @@ export class GatewayChild {
   private forward(message: JsonRpcRequest, sink: RequestSink, signal: AbortSignal | undefined, options: ForwardOptions, counted: boolean): void {
     const method = message.method;
     if (signal?.aborted) return sink.failed(asCleanFailure(abortReason(signal), "DISCONNECTED", `${method} was abandoned by its caller`, method));
-    if (!this.alive || !this.connection) return sink.failed(childGone(null, null, this.stopCause ?? "crash"));
+    if (!this.alive || !this.connection) return sink.failed(this.goneFailure());
     if (this.atCeiling) return sink.failed(ceilingPassed(`the server process has maxInFlight (${this.limits.maxInFlight}) requests in flight`, method));
     const childId = this.forwarded.nextId();
     const callerToken = progressTokenOf(message);
@@ -304,11 +306,19 @@ export class GatewayChild {
     if (counted) this.servedCount++;
     const outgoing = requestForChild(message, childId, callerToken === undefined ? undefined : childId);
     this.connection.send(outgoing, longLived ? { longLived: true } : undefined).catch((error: unknown) => {
-      // LIMIT (too large) fails this request only; a closed connection fails them all in onClosed.
+      // LIMIT (too large) is this request's alone; any other failure means the child is going,
+      // and this request fails now rather than wait for the end to be reported.
       if (this.forwarded.take(childId)) {
-        sink.failed(error instanceof McpTransportError && error.reason === "LIMIT" ? cleanFailure(error, method) : childGone(null, null, this.stopCause));
+        sink.failed(error instanceof McpTransportError && error.reason === "LIMIT" ? cleanFailure(error, method) : this.goneFailure(error));
       }
     });
+  }
+
+  /** DISCONNECTED for a request that finds the child gone or going: how it ended, once known. */
+  private goneFailure(error?: unknown): McpTransportError {
+    if (this.exit) return childGone(this.exit.exitCode, this.exit.signal, this.stopCause);
+    const transportError = error instanceof McpTransportError ? error : undefined;
+    return childGone(transportError?.exitCode ?? null, transportError?.signal ?? null, this.stopCause);
   }
 
   /** The gateway stops waiting for a request: the child is told (stdio has no stream to close), the sink fails. */
@@ -376,6 +386,7 @@ export class GatewayChild {
     const exitCode = ending.exitCode ?? null;
     const signal = ending.signal ?? null;
     const cause: ChildExitCause = this.stopCause ?? (signal ? "killed" : "crash");
+    this.exit = { exitCode, signal };
     this.deadlines.stop();
     const failure = childGone(exitCode, signal, this.stopCause);
     for (const entry of this.forwarded.takeAll()) entry.sink.failed(failure);

@@ -220,7 +220,7 @@ describe("GatewayChild: death and close", () => {
     expect(child.alive).toBe(false);
     const late = recorder();
     child.request(call(9, "echo"), late.sink, never);
-    expect((await late.settled).error?.reason).toBe("DISCONNECTED");
+    expect((await late.settled).error).toMatchObject({ reason: "DISCONNECTED", signal: "SIGKILL" });
   });
 
   it("a child that exits by itself is reported as a crash with its code", async () => {
