@@ -92,6 +92,25 @@ describe("ChildPool: isolation", () => {
   });
 });
 
+describe("ChildPool: picking a child", () => {
+  it("sends each request to the least-loaded child", async () => {
+    const shared = pool({ command: echoServer(), poolMin: 2, poolMax: 2 });
+    await shared.start();
+    const held = recorder();
+    shared.request(call("held", "sleep", { ms: -1 }), held.sink, never);
+    await eventually(() => shared.stats.inFlight === 1);
+    const answered: number[] = [];
+    for (let n = 0; n < 4; n++) {
+      const seen = recorder();
+      shared.request(call(n, "pid"), seen.sink, never);
+      answered.push(resultOf(await seen.settled).pid as number);
+    }
+    // All four went to the child without the held request, the same one each time.
+    expect(new Set(answered).size).toBe(1);
+    expect(shared.pids).toContain(answered[0]);
+  });
+});
+
 describe("ChildPool: children that die", () => {
   it("a child SIGKILLed mid-call fails its request at once, and the pool replaces it", async () => {
     const { telemetry, exited, spawned } = recordingTelemetry();

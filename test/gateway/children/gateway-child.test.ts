@@ -124,6 +124,23 @@ describe("GatewayChild: what reaches the child", () => {
     expect(resultOf(await again.settled).poked).toBe(0);
   });
 
+  it("a listen stream is counted neither by the request timeout nor by the read stall", async () => {
+    const { child } = await start({ command: echoServer(), limits: { requestTimeoutMs: 200, readTimeoutMs: 200 } });
+    const listen = recorder();
+    child.request(call("L", "subscriptions/listen", { notifications: { toolsListChanged: true } }), listen.sink, never, { scope: {} });
+    await eventually(() => listen.messages.length === 1);
+    // Another child serves as the clock: its answer comes well after both ceilings of the first.
+    const { child: clock } = await start({ command: echoServer() });
+    const slept = recorder();
+    clock.request(call(1, "sleep", { ms: 800 }), slept.sink, never);
+    resultOf(await slept.settled);
+    expect(listen.calls()).toBe(0);
+    const poke = recorder();
+    child.request(call("p", "poke"), poke.sink, never);
+    expect(resultOf(await poke.settled).poked).toBe(1);
+    await eventually(() => listen.messages.length === 2);
+  });
+
   it("a listen stream the server ends gracefully is answered with the caller's id as subscription id", async () => {
     const { child } = await start({ command: echoServer() });
     const listen = recorder();
