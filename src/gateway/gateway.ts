@@ -21,6 +21,7 @@ import { InFlightRequests } from "./http/in-flight.js";
 import { startAdminServer, type AdminServer } from "./ops/admin-server.js";
 import { Drain, type DrainResult } from "./ops/drain.js";
 import { createGatewayTelemetry, type GatewayTelemetryRecorder } from "./ops/gateway-telemetry.js";
+import { capacityReadiness } from "./ops/capacity.js";
 import { readinessCollector } from "./ops/readiness-metrics.js";
 import { Readiness } from "./ops/readiness.js";
 import type { GatewayTelemetry } from "./ops/telemetry.js";
@@ -92,6 +93,14 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
   const telemetry = parts.telemetry ?? createGatewayTelemetry({ log: resolved.log });
   const readiness = new Readiness();
   telemetry.addCollector(readinessCollector(readiness));
+  // A replica that would refuse the next caller leaves the rotation until it would not.
+  telemetry.addObserver(
+    capacityReadiness(readiness, {
+      maxRequests: resolved.maxRequests,
+      maxQueue: resolved.maxQueue,
+      maxSessions: resolved.legacy === "session" ? resolved.maxSessions : 0,
+    }),
+  );
   const childrenFactory = parts.children ?? defaultChildren;
   const children = childrenFactory(resolved, { telemetry, readiness });
 
