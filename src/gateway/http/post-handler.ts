@@ -19,6 +19,7 @@ import { HEADER_MISMATCH } from "../../protocol/modern.js";
 import type { Principal } from "../gateway-options.js";
 import type { RejectionCause } from "../ops/telemetry.js";
 import type { LegacySession } from "../sessions/legacy-session.js";
+import { RETRY_AFTER_SECONDS } from "./admission.js";
 import { readBody } from "./body-reader.js";
 import { eraOf } from "./era-of-request.js";
 import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
@@ -70,8 +71,19 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
   }
   const idOf = (m: JsonRpcMessage) => (isRequest(m) ? m.id : null);
   const verdict = eraOf(message, request);
+  const era = verdict.era === "modern" ? "modern" : "legacy";
+  const method = "method" in message ? message.method : "response";
+  const accepted = (sessionId?: string): void => {
+    writeEmpty(response, 202, post.headers);
+    context.telemetry.requestDone({ requestId: post.requestId, era, method, outcome: "ok", status: 202, durationMs: Date.now() - post.startedAt, sessionId, principal: post.principal.principal });
+  };
+  // Once the message is read, a refusal is also a request of its era and method, counted as rejected.
+  const refuse = (cause: RejectionCause, status: number, answer: unknown, extra: OutgoingHttpHeaders = {}): void => {
+    reject(cause, status, answer, extra);
+    context.telemetry.requestDone({ requestId: post.requestId, era, method, outcome: "rejected", status, durationMs: Date.now() - post.startedAt, principal: post.principal.principal });
+  };
   if (verdict.era === "invalid") {
-    reject("bad_request", 400, jsonRpcError(idOf(message), JSONRPC_INVALID_REQUEST, verdict.message));
+    refuse("bad_request", 400, jsonRpcError(idOf(message), JSONRPC_INVALID_REQUEST, verdict.message));
     return;
   }
   const accept = String(request.headers.accept ?? "*/*");
@@ -88,15 +100,15 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
     if (!isRequest(message)) {
       if (isNotification(message)) {
         context.poolFor("modern", post.principal).notification(message);
-        writeEmpty(response, 202, post.headers);
+        accepted();
       } else {
-        reject("bad_request", 400, jsonRpcError(null, JSONRPC_INVALID_REQUEST, "a 2026-07-28 client sends no responses"));
+        refuse("bad_request", 400, jsonRpcError(null, JSONRPC_INVALID_REQUEST, "a 2026-07-28 client sends no responses"));
       }
       return;
     }
     const mismatch = modernHeaderMismatch(message, request);
     if (mismatch !== undefined) {
-      reject("bad_request", 400, jsonRpcError(message.id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`));
+      refuse("bad_request", 400, jsonRpcError(message.id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`));
       return;
     }
     await forwardRequest(context, response, message, reply(), plan("modern", { relay: async () => context.poolFor("modern", post.principal) }));
@@ -111,7 +123,7 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
     const pool = context.poolFor("legacy", post.principal);
     if (isNotification(message)) pool.notification(message);
     else pool.response(message);
-    writeEmpty(response, 202, post.headers);
+    accepted();
     return;
   }
 
@@ -121,13 +133,13 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
       await openSession(context, response, message, reply(), post, plan);
       return;
     }
-    reject("bad_request", 400, jsonRpcError(idOf(message), JSONRPC_INVALID_REQUEST, "Bad Request: this request needs the Mcp-Session-Id of its session; send initialize first"));
+    refuse("bad_request", 400, jsonRpcError(idOf(message), JSONRPC_INVALID_REQUEST, "Bad Request: this request needs the Mcp-Session-Id of its session; send initialize first"));
     return;
   }
   const session = context.sessions.get(verdict.sessionId);
   // A session of another principal is as unknown as one that never was.
   if (session === undefined || !session.initialized || !session.belongsTo(post.principal)) {
-    reject("unknown_session", 404, jsonRpcError(idOf(message), SESSION_NOT_FOUND_CODE, "Session not found: initialize a new session"));
+    refuse("unknown_session", 404, jsonRpcError(idOf(message), SESSION_NOT_FOUND_CODE, "Session not found: initialize a new session"));
     return;
   }
   context.sessions.touch(session);
@@ -157,7 +169,7 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
   }
   if (isNotification(message)) child.notification(message);
   else child.response(message);
-  writeEmpty(response, 202, post.headers);
+  accepted(session.id);
 }
 
 /** `initialize` without a session: a session within the caps, its child spawned, its id on the answer. */
@@ -173,8 +185,9 @@ async function openSession(
   if ("refused" in opened) {
     const status = opened.refused === "sessions_full" ? 503 : 429;
     context.telemetry.rejected(opened.refused, status, post.requestId);
+    context.telemetry.requestDone({ requestId: post.requestId, era: "legacy", method: message.method, outcome: "rejected", status, durationMs: Date.now() - post.startedAt, principal: post.principal.principal });
     const words = opened.refused === "sessions_full" ? "the gateway holds as many sessions as it may; try again later" : "this caller holds as many sessions as it may; end one (DELETE) first";
-    writeJson(response, status, jsonRpcError(message.id, -32000, words), { ...post.headers, "Retry-After": "1" });
+    writeJson(response, status, jsonRpcError(message.id, -32000, words), { ...post.headers, ...(status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {}) });
     return;
   }
   const session: LegacySession = opened.session;

@@ -86,7 +86,10 @@ describe("bad requests", () => {
     }
     const encoded = await rawRequest({ port, headers: { ...call.headers, "mcp-name": `=?base64?${Buffer.from("echo").toString("base64")}?=` }, body: call.body });
     expect(encoded.status).toBe(200);
-    expect(running.logs.filter((line) => line.event === "request")).toHaveLength(1);
+    // Each refusal is reported as a rejected request; only the one that matched reached a child.
+    const requests = running.logs.filter((line) => line.event === "request");
+    expect(requests.filter((line) => line.outcome === "rejected" && line.status === 400)).toHaveLength(cases.length);
+    expect(requests.filter((line) => line.outcome !== "rejected")).toHaveLength(1);
   }, 60_000);
 
   it("answers 404 off the endpoint's path, 405 to GET and DELETE from a 2026-07-28 caller", async () => {
