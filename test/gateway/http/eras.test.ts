@@ -53,11 +53,35 @@ describe("legacy callers, session mode", () => {
   }, 60_000);
 });
 
+describe("legacy callers, the official v2 client", () => {
+  it("initializes a session (its default, legacy negotiation) and calls a tool", async () => {
+    const { url } = own(await startGateway({ target: EVERYTHING_TARGET, poolMin: 0 }));
+    const client = new SdkV2Client({ name: "v2-legacy", version: "1.0.0" });
+    const transport = new SdkV2Transport(new URL(url));
+    await client.connect(transport);
+    own({ close: () => client.close() });
+    expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+    const result = await client.callTool({ name: "echo", arguments: { message: "v2 legacy" } });
+    expect(JSON.stringify(result.content)).toContain("v2 legacy");
+  }, 60_000);
+});
+
 describe("legacy callers, stateless mode", () => {
   it("mcpwire reaches a pool child the gateway initialized, without a session id", async () => {
     const { url } = own(await startGateway({ target: EVERYTHING_TARGET, legacy: "stateless" }));
     const client = own(await connect(url, { protocolVersion: "legacy" }));
     const result = await client.callTool("echo", { message: "stateless" });
     expect(JSON.stringify(result.content)).toContain("stateless");
+  }, 60_000);
+
+  it("the official v1 client initializes without a session and lists tools", async () => {
+    const { url } = own(await startGateway({ target: EVERYTHING_TARGET, legacy: "stateless" }));
+    const client = new SdkV1Client({ name: "v1", version: "1.0.0" });
+    const transport = new SdkV1Transport(new URL(url));
+    await client.connect(transport);
+    own({ close: () => client.close() });
+    expect(transport.sessionId).toBeUndefined();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("echo");
   }, 60_000);
 });
