@@ -9,13 +9,14 @@
 import type { ServerResponse } from "node:http";
 import { McpTransportError, asMcpTransportError } from "../../errors.js";
 import { isFailure, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
-import { HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION } from "../../protocol/modern.js";
+import { HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, ModernMethod, UNSUPPORTED_PROTOCOL_VERSION } from "../../protocol/modern.js";
 import type { RequestEra, RequestOutcome } from "../ops/telemetry.js";
 import type { Relay, RequestSink } from "../relay.js";
 import { RETRY_AFTER_SECONDS } from "./admission.js";
 import { failureAnswer, jsonRpcError, outcomeOf } from "./failure-answers.js";
 import type { FrontContext } from "./front-context.js";
 import type { RequestReply } from "./request-reply.js";
+import { KEEP_ALIVE_MS } from "./sse-writer.js";
 
 /** What the front knows of one forwarded request, for its answer and its report. */
 export interface ForwardPlan {
@@ -50,13 +51,14 @@ export async function forwardRequest(
   const { telemetry, options } = context;
   const controller = new AbortController();
   // What the request holds until it finishes: its slot, and its deadline.
-  const held: { release?: () => void; timer?: NodeJS.Timeout } = {};
+  const held: { release?: () => void; timer?: NodeJS.Timeout; keepAlive?: NodeJS.Timeout } = {};
   let finishedOnce = false;
 
   const finish = (how: RequestOutcome, httpStatus: number): void => {
     if (finishedOnce) return;
     finishedOnce = true;
     clearTimeout(held.timer);
+    clearInterval(held.keepAlive);
     response.off("close", onCallerClosed);
     untrack();
     held.release?.();
@@ -95,9 +97,13 @@ export async function forwardRequest(
     controller.abort(error);
   });
 
+  // A `subscriptions/listen` stream stays open by design (basic/patterns/subscriptions): it holds
+  // no request slot and has no deadline, or a few listeners would starve every other caller and
+  // each stream would end at the request timeout. It gets a comment line now and then instead.
+  const longLived = message.method === ModernMethod.subscriptionsListen;
   let slot: (() => void) | undefined;
   try {
-    slot = await context.admission.acquire(controller.signal);
+    slot = longLived ? () => {} : await context.admission.acquire(controller.signal);
   } catch {
     return; // the caller left while queued: already reported
   }
@@ -113,15 +119,20 @@ export async function forwardRequest(
     slot();
     return;
   }
-  held.timer = setTimeout(() => {
-    const error = new McpTransportError("TIMEOUT", `the request timed out in the gateway after ${options.requestTimeoutMs} ms`, {
-      timeoutMs: options.requestTimeoutMs,
-      method: message.method,
-    });
-    // Answered first, in the gateway's words; then the relay is told (notifications/cancelled).
-    fail(error);
-    controller.abort(error);
-  }, options.requestTimeoutMs);
+  if (longLived) {
+    held.keepAlive = setInterval(() => reply.keepAlive(), KEEP_ALIVE_MS);
+    held.keepAlive.unref();
+  } else {
+    held.timer = setTimeout(() => {
+      const error = new McpTransportError("TIMEOUT", `the request timed out in the gateway after ${options.requestTimeoutMs} ms`, {
+        timeoutMs: options.requestTimeoutMs,
+        method: message.method,
+      });
+      // Answered first, in the gateway's words; then the relay is told (notifications/cancelled).
+      fail(error);
+      controller.abort(error);
+    }, options.requestTimeoutMs);
+  }
 
   let relay: Relay;
   try {

@@ -56,6 +56,16 @@ export class RequestReply {
     return this.stream.send(message);
   }
 
+  /** A comment line on the stream (opened if it was not): a long-lived reply stays open through intermediaries. */
+  keepAlive(): void {
+    if (this.done || !this.formats.sse) return;
+    if (this.stream === undefined) {
+      this.stream = new SseWriter(this.response);
+      this.stream.open(200, this.headers);
+    }
+    this.stream.keepAlive();
+  }
+
   /** The answer, with the HTTP status it takes when it is sent as JSON. */
   answer(response: JsonRpcResponse, status = 200): void {
     if (this.done) return;

@@ -12,10 +12,7 @@ import { headerValue } from "./era-of-request.js";
 import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
 import type { FrontContext } from "./front-context.js";
 import { writeEmpty, writeJson } from "./request-reply.js";
-import { SseWriter } from "./sse-writer.js";
-
-/** How often a quiet GET stream gets a comment line, so intermediaries keep it open. */
-export const KEEP_ALIVE_MS = 15_000;
+import { KEEP_ALIVE_MS, SseWriter } from "./sse-writer.js";
 
 export interface SessionRouteRequest {
   requestId: string;

@@ -11,6 +11,9 @@ import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 /** Bytes written toward a caller and not yet taken by it, past which its stream is dropped. */
 export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
+/** How often a quiet long-lived stream (a session's GET, a `subscriptions/listen`) gets a comment line, so intermediaries keep it open. */
+export const KEEP_ALIVE_MS = 15_000;
+
 export class SseWriter {
   constructor(private readonly response: ServerResponse) {}
 

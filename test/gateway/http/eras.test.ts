@@ -85,3 +85,18 @@ describe("legacy callers, stateless mode", () => {
     expect(tools.map((tool) => tool.name)).toContain("echo");
   }, 60_000);
 });
+
+describe("a 2026-07-28 subscriptions/listen stream", () => {
+  it("outlives the request timeout and carries the child's change notifications", async () => {
+    const { url, gateway } = own(await startGateway({ target: MODERN_TARGET, poolMin: 1, poolMax: 1, requestTimeoutMs: 1_500 }));
+    await expect.poll(() => gateway.readiness.state().ready, { timeout: 30_000 }).toBe(true);
+    const client = own(await connect(url, { protocolVersion: "modern" }));
+    let changes = 0;
+    client.onToolsListChanged(() => changes++);
+    await client.listen({ toolsListChanged: true });
+    // A request that times out proves the listen stream has been open longer than the timeout.
+    await expect(client.callTool("sleep", { ms: 600_000 })).rejects.toMatchObject({ code: -32001 });
+    await client.callTool("add_tool", { name: "late_tool" });
+    await expect.poll(() => changes, { timeout: 20_000 }).toBeGreaterThan(0);
+  }, 60_000);
+});
