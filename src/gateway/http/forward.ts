@@ -29,7 +29,7 @@ export interface ForwardPlan {
   relay(): Promise<Relay>;
   /** A message about the request the caller's reply cannot carry (it takes JSON only). */
   undeliverable?(message: JsonRpcMessage): void;
-  /** The child answered; called just before the answer goes to the caller (a new session keeps its id, or drops it on an error). */
+  /** Called just before the answer, the child's or an error of ours, goes to the caller (a new session keeps its id, or drops it on an error). */
   answered?(response: JsonRpcResponse): void;
   /** Called once, however the request ended. */
   finished?(): void;
@@ -80,7 +80,9 @@ export async function forwardRequest(
     // No server process to take it: 503, so a balancer may send the caller elsewhere.
     const status = error.reason === "UNAVAILABLE" && !reply.streaming ? 503 : 200;
     if (status === 503) reply.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-    reply.answer(failureAnswer(message.id, error), status);
+    const answer = failureAnswer(message.id, error);
+    plan.answered?.(answer);
+    reply.answer(answer, status);
     finish(outcomeOf(error), status);
   };
   const onCallerClosed = (): void => {
@@ -110,7 +112,9 @@ export async function forwardRequest(
   if (slot === undefined) {
     telemetry.rejected("queue_full", 503, plan.requestId);
     reply.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-    reply.answer(jsonRpcError(message.id, -32000, "the gateway is at its limit of requests in flight and queued; try again later"), 503);
+    const busy = jsonRpcError(message.id, -32000, "the gateway is at its limit of requests in flight and queued; try again later");
+    plan.answered?.(busy);
+    reply.answer(busy, 503);
     finish("rejected", 503);
     return;
   }
@@ -141,7 +145,9 @@ export async function forwardRequest(
     if (finishedOnce) return;
     telemetry.rejected("not_ready", 503, plan.requestId);
     reply.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-    reply.answer(failureAnswer(message.id, asMcpTransportError(error, "UNAVAILABLE", "no server process could be started")), 503);
+    const unavailable = failureAnswer(message.id, asMcpTransportError(error, "UNAVAILABLE", "no server process could be started"));
+    plan.answered?.(unavailable);
+    reply.answer(unavailable, 503);
     finish("rejected", 503);
     return;
   }

@@ -6,6 +6,7 @@
  * SIGTERM with no child left. `gatewayOptionsFrom` is checked in process for every flag.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { connect } from "../../../src/index.js";
@@ -110,6 +111,17 @@ describe("mcpwire gateway <target>", () => {
     const gateway = own(runGateway([TARGET], { MCPWIRE_GATEWAY_POOL_MAXX: "2" }));
     expect((await gateway.exited).code).toBe(2);
     expect(gateway.stderr()).toMatch(/unknown variable MCPWIRE_GATEWAY_POOL_MAXX \(did you mean "MCPWIRE_GATEWAY_POOL_MAX"\?\)/);
+  }, 30_000);
+
+  it("exits 4, with no child left, when its address is taken", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    own({ close: () => new Promise<void>((resolve) => taken.close(() => resolve())) });
+    const { port } = taken.address() as net.AddressInfo;
+    const gateway = own(runGateway([TARGET, "--listen", `127.0.0.1:${port}`]));
+    expect((await gateway.exited).code).toBe(4);
+    expect(gateway.stderr()).toMatch(/cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+    for (const line of gateway.lines.filter((entry) => entry.event === "child_spawned")) expect(alive(Number(line.pid))).toBe(false);
   }, 30_000);
 
   it("prints its help and exits 0", async () => {

@@ -126,3 +126,44 @@ describe("a caller that goes away", () => {
     expect(next.result.content).toEqual([{ type: "text", text: "next" }]);
   }, 60_000);
 });
+
+describe("more refusals", () => {
+  it("refuses a JSON-RPC response outside a session, a malformed session id, a legacy header naming no legacy revision, and a GET that takes no SSE", async () => {
+    const children = inProcessChildren();
+    const { port } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
+    const modernResponse = await rawRequest({ port, headers: { ...JSON_POST, "mcp-protocol-version": "2026-07-28" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) });
+    // A response carries no _meta: with no session, it is nobody's answer (a 2026-07-28 client sends none).
+    expect(modernResponse.status).toBe(400);
+    const badId = await rawRequest({ port, headers: { ...JSON_POST, "mcp-session-id": "bad id" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    expect(badId.status).toBe(400);
+    const sessionId = (await rawRequest({ port, headers: JSON_POST, body: initializeBody() })).headers["mcp-session-id"] as string;
+    const wrongRevision = await rawRequest({ port, headers: { ...JSON_POST, "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) });
+    expect(wrongRevision.status).toBe(400);
+    expect(wrongRevision.json()).toMatchObject({ id: 2, error: { code: -32600 } });
+    const noSse = await rawRequest({ port, method: "GET", headers: { accept: "application/json", "mcp-session-id": sessionId } });
+    expect(noSse.status).toBe(406);
+  });
+});
+
+describe("children that cannot start", () => {
+  it("answers a session's initialize with 503 and UNAVAILABLE when its child cannot be spawned, and keeps no session", async () => {
+    const { port, gateway } = own(await startGateway({ target: { command: "/nonexistent/mcp-server" }, poolMin: 0 }));
+    const answer = await rawRequest({ port, headers: JSON_POST, body: initializeBody(4) });
+    expect(answer.status).toBe(503);
+    expect(answer.headers["retry-after"]).toBe("1");
+    expect(answer.headers["mcp-session-id"]).toBeUndefined();
+    expect(answer.json()).toMatchObject({ id: 4, error: { data: { reason: "UNAVAILABLE" } } });
+    expect(answer.text).not.toMatch(/ENOENT|nonexistent/);
+    await expect.poll(() => gateway.sessionCount).toBe(0);
+  }, 30_000);
+
+  it("answers a 2026-07-28 request with an error, never a hang, when no pool child can start", async () => {
+    const { url } = own(await startGateway({ target: { command: "/nonexistent/mcp-server" }, requestTimeoutMs: 10_000 }));
+    const call = modernCall(5, "tools/call", { name: "echo", arguments: { text: "x" } });
+    const answer = await fetch(url, { method: "POST", headers: call.headers, body: call.body });
+    const body = (await answer.json()) as { id: number; error: { data: { reason: string } } };
+    expect(body.id).toBe(5);
+    expect(["UNAVAILABLE", "TIMEOUT"]).toContain(body.error.data.reason);
+    if (body.error.data.reason === "UNAVAILABLE") expect(answer.status).toBe(503);
+  }, 30_000);
+});
