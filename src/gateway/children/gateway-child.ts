@@ -38,6 +38,7 @@ import { abortReason } from "../../util/abort.js";
 import type { ChildExitCause, GatewayTelemetry } from "../ops/telemetry.js";
 import type { RequestSink } from "../relay.js";
 import { transportFor, type ChildCommand, type ChildStopTimings } from "./child-command.js";
+import { childStarted, childStopped } from "./running-children.js";
 import { checkChildLimits, checkCommand, checkNames } from "./check-options.js";
 import { asCleanFailure, ceilingPassed, childGone, cleanFailure, requestTimedOut } from "./failures.js";
 import { ForwardedRequests, type ForwardedRequest } from "./forwarded-requests.js";
@@ -265,6 +266,7 @@ export class GatewayChild {
     );
     this.childPid = transport.pid ?? 0;
     this.options.telemetry?.childSpawned(this.childPid);
+    childStarted(this.options.telemetry);
   }
 
   // ---- forwarding ---------------------------------------------------------------------------
@@ -390,7 +392,10 @@ export class GatewayChild {
     this.deadlines.stop();
     const failure = childGone(exitCode, signal, this.stopCause);
     for (const entry of this.forwarded.takeAll()) entry.sink.failed(failure);
-    if (this.childPid) this.options.telemetry?.childExited(this.childPid, cause, exitCode, signal);
+    if (this.childPid) {
+      this.options.telemetry?.childExited(this.childPid, cause, exitCode, signal);
+      childStopped(this.options.telemetry);
+    }
     this.options.owner.exited({ pid: this.childPid, cause, exitCode, signal }, this);
   }
 }

@@ -34,17 +34,18 @@ function recordingTelemetry() {
   const spawned: number[] = [];
   const exited: { pid: number; cause: ChildExitCause }[] = [];
   const notes: string[] = [];
+  const running: number[] = [];
   const telemetry: GatewayTelemetry = {
     requestDone: () => {},
     rejected: () => {},
     inFlight: () => {},
     sessions: () => {},
-    children: () => {},
+    children: (count) => running.push(count),
     childSpawned: (pid) => spawned.push(pid),
     childExited: (pid, cause) => exited.push({ pid, cause }),
     note: (event) => notes.push(event),
   };
-  return { telemetry, spawned, exited, notes };
+  return { telemetry, spawned, exited, notes, running };
 }
 
 function pool(options: Partial<ChildPoolOptions> & Pick<ChildPoolOptions, "command">): ChildPool {
@@ -113,7 +114,7 @@ describe("ChildPool: picking a child", () => {
 
 describe("ChildPool: children that die", () => {
   it("a child SIGKILLed mid-call fails its request at once, and the pool replaces it", async () => {
-    const { telemetry, exited, spawned } = recordingTelemetry();
+    const { telemetry, exited, spawned, running } = recordingTelemetry();
     const shared = pool({ command: echoServer(), poolMin: 1, backoff: { initialMs: 10, maxMs: 50 }, limits: { requestTimeoutMs: 600_000 }, telemetry });
     await shared.start();
     const [first] = shared.pids;
@@ -128,6 +129,8 @@ describe("ChildPool: children that die", () => {
     expect(resultOf(await after.settled).line).toContain('"echo"');
     expect(exited).toContainEqual({ pid: first, cause: "killed" });
     expect(spawned).toEqual([first, shared.pids[0]]);
+    // The gauge of children running: up, down at the death, up with the replacement.
+    expect(running).toEqual([1, 0, 1]);
     expect(shared.ready).toBe(true);
   });
 
