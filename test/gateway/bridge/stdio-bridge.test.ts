@@ -167,6 +167,25 @@ describe("startStdioBridge: a broken 2026-07-28 reply stream", () => {
   });
 });
 
+describe("startStdioBridge: a JSON-RPC error the remote answered with an HTTP status", () => {
+  it("keeps the remote's code and data for the host, in mcpwire's words", async () => {
+    const remote = await endpoint((request, res) => {
+      if (request.body?.method !== "tools/call") return false;
+      res.writeHead(400, { "content-type": "application/json" }).end(
+        JSON.stringify({ jsonrpc: "2.0", id: request.body.id, error: { code: -32022, message: "REMOTE-TEXT-42", data: { supported: ["2026-07-28"], requested: "1999-01-01" } } }),
+      );
+      return true;
+    });
+    const host = harness(remote.url);
+    host.send(call(4, "echo", MODERN_META));
+    const answer = await host.answer(4);
+    expect(answer.error?.code).toBe(-32022);
+    expect(answer.error?.data).toEqual({ supported: ["2026-07-28"], requested: "1999-01-01" });
+    expect(answer.error?.message).toMatch(/^mcpwire gateway: the remote server refused tools\/call: /);
+    expect(answer.error?.message).not.toContain("REMOTE-TEXT-42");
+  });
+});
+
 describe("startStdioBridge: the host's ids", () => {
   it("refuses a second request with an id already in flight (-32600), leaving the first alone", async () => {
     const remote = await endpoint(holdsSilent);
