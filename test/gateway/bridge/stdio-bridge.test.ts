@@ -108,6 +108,27 @@ describe("startStdioBridge: ceilings", () => {
   });
 });
 
+describe("startStdioBridge: a host that stops reading", () => {
+  it("is not read from until its output drains", async () => {
+    const remote = await endpoint();
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 256 });
+    const bridge = startStdioBridge({ transport: new StreamableHttpTransport(remote.url), input, output });
+    try {
+      input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "x".repeat(4096) } } })}\n`);
+      await expect.poll(() => input.isPaused()).toBe(true);
+      input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })}\n`);
+      expect(remote.count("ping")).toBe(0);
+      let text = "";
+      output.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      await expect.poll(() => remote.count("ping")).toBe(1);
+      await expect.poll(() => text.includes('"id":2')).toBe(true);
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
 describe("startStdioBridge: cancellation by the host", () => {
   it("legacy: forwards notifications/cancelled in the wire's id, and the host gets no answer", async () => {
     const remote = await endpoint(holdsSilent);
