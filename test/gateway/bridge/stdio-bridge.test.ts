@@ -164,6 +164,24 @@ describe("startStdioBridge: cancellation by the host", () => {
   });
 });
 
+describe("startStdioBridge: a 2026-07-28 listen stream", () => {
+  it("is not cut by the bridge's request deadline, which the requests sent after it do meet", async () => {
+    const remote = await endpoint((request, res) => {
+      if (request.body?.method !== "subscriptions/listen") return holdsSilent(request, res, remote);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.flushHeaders();
+      return true;
+    });
+    const host = harness(remote.url, { timeoutMs: 300 });
+    host.send({ jsonrpc: "2.0", id: "listen", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: MODERN_META } });
+    await expect.poll(() => remote.count("subscriptions/listen")).toBe(1);
+    host.send(call("later", "silent", MODERN_META));
+    expect((await host.answer("later")).error?.data).toMatchObject({ reason: "TIMEOUT" });
+    expect(host.messages.some((message) => message.id === "listen")).toBe(false);
+    expect(remote.clientClosed).toBe(1);
+  });
+});
+
 describe("startStdioBridge: a broken 2026-07-28 reply stream", () => {
   it("is issued again once with a new id, and answered in the host's id", async () => {
     let broken = 0;
