@@ -5,13 +5,13 @@
  * (PROTOCOL). Never a hang, and never the remote's own error text: the message is mcpwire's
  * (`McpTransportError` messages are ours by rule), `data` says the reason as a stable code.
  *
- * One exception keeps the protocol's recoveries working through the bridge: a modern error the
- * remote answered with an HTTP status (-32020, -32021, -32022) keeps its code and `data`, which
- * the host's client needs (the revisions offered, the capabilities required).
+ * A JSON-RPC error the remote answered with an HTTP error status (a 2026-07-28 server answers
+ * -32022, -32020, -32601... that way) is the remote's answer: it keeps its code and its `data`,
+ * which the host's client needs for the protocol's recoveries (the revisions offered, the
+ * capabilities required), with mcpwire's message in place of the remote's text.
  */
 import { McpTransportError, asMcpTransportError } from "../../errors.js";
 import { JSONRPC_INTERNAL_ERROR, type JsonRpcFailure, type RequestId } from "../../protocol/jsonrpc.js";
-import { isModernErrorCode } from "../../protocol/modern.js";
 
 /** What `data` of a bridge's error answer holds: how to branch on it without reading the message. */
 export interface BridgeFailureData {
@@ -27,8 +27,10 @@ export interface BridgeFailureData {
 
 export function failureAnswer(id: RequestId, error: unknown, method: string): JsonRpcFailure {
   const failure = asFailure(error);
-  if (failure.code !== undefined && isModernErrorCode(failure.code)) {
-    return { jsonrpc: "2.0", id, error: { code: failure.code, message: `${method} failed: ${failure.message}`, data: failure.serverData } };
+  if (failure.code !== undefined && failure.kind === "server_error") {
+    const answer: JsonRpcFailure = { jsonrpc: "2.0", id, error: { code: failure.code, message: `mcpwire gateway: the remote server refused ${method}: ${failure.message}` } };
+    if (failure.serverData !== undefined) answer.error.data = failure.serverData;
+    return answer;
   }
   const data: BridgeFailureData = { reason: failure.reason, retryable: failure.retryable };
   if (failure.kind !== undefined) data.kind = failure.kind;

@@ -7,6 +7,10 @@
  * A line that is not JSON-RPC is answered with a JSON-RPC error (-32700 or -32600, id null, as
  * JSON-RPC 2.0 asks) and the rest goes on; a line past the ceiling cannot be resynchronized, so
  * the input ends there, as stdin EOF would.
+ *
+ * A host that stops reading its stdout stops the bridge reading its stdin: no new request is
+ * taken until stdout drains, so what waits in memory is bounded by the requests already in
+ * flight, not by what the host keeps sending.
  */
 import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, parseMessage, serializeMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { LineFramer } from "../../transport/stdio/line-framer.js";
@@ -23,6 +27,7 @@ export interface HostChannelEvents {
 export class HostChannel {
   private readonly framer: LineFramer;
   private ended = false;
+  private waitingForDrain = false;
   private readonly onData = (chunk: Buffer | string) => this.push(chunk);
   private readonly onEnd = () => this.end();
 
@@ -43,7 +48,13 @@ export class HostChannel {
   send(message: JsonRpcMessage): void {
     const output = this.output as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
     if (output.destroyed === true || output.writableEnded === true) return;
-    output.write(`${serializeMessage(message)}\n`);
+    if (output.write(`${serializeMessage(message)}\n`) || this.waitingForDrain) return;
+    this.waitingForDrain = true;
+    this.input.pause();
+    output.once("drain", () => {
+      this.waitingForDrain = false;
+      if (!this.ended) this.input.resume();
+    });
   }
 
   /** Stops reading; nothing more is reported but `ended`, if it was not yet. */

@@ -56,33 +56,37 @@ export class RemoteLink {
   }
 
   private async open(): Promise<McpConnection> {
-    let connection: McpConnection | undefined;
-    let endedEarly: McpTransportError | undefined;
-    const mine = () => connection !== undefined && this.current === connection;
-    connection = await this.transport.open(
+    // The events name their connection, which exists only once `open` resolved.
+    const opened: { connection?: McpConnection; endedEarly?: McpTransportError } = {};
+    const mine = (): McpConnection | undefined => (opened.connection !== undefined && this.current === opened.connection ? opened.connection : undefined);
+    const connection = await this.transport.open(
       {
         message: (message) => {
-          if (connection && mine()) this.events.message(message, connection);
+          const current = mine();
+          if (current) this.events.message(message, current);
         },
         requestFailed: (id, error) => {
-          if (connection && mine()) this.events.requestFailed(id, error, connection);
+          const current = mine();
+          if (current) this.events.requestFailed(id, error, current);
         },
         closed: (ending: ConnectionEnding) => {
           const error = ending.error ?? new McpTransportError("DISCONNECTED", "the connection to the remote server ended");
-          if (!connection) {
-            endedEarly = error;
+          if (!opened.connection) {
+            opened.endedEarly = error;
             return;
           }
-          if (!mine()) return;
+          const current = mine();
+          if (!current) return;
           this.current = undefined;
-          if (ending.error) this.events.ended(connection, error);
+          if (ending.error) this.events.ended(current, error);
         },
       },
       { limits: this.limits, signal: this.stopOpening.signal },
     );
-    if (endedEarly || this.closed) {
+    opened.connection = connection;
+    if (opened.endedEarly || this.closed) {
       await connection.close();
-      throw endedEarly ?? new McpTransportError("DISCONNECTED", "the bridge is closing");
+      throw opened.endedEarly ?? new McpTransportError("DISCONNECTED", "the bridge is closing");
     }
     this.current = connection;
     return connection;

@@ -251,7 +251,9 @@ class Bridge {
   /** What the connection must know before `message` goes: the revision, and a legacy session. */
   private async prepare(connection: McpConnection, message: JsonRpcMessage): Promise<void> {
     if (this.era?.name === "modern") {
-      const revision = eraOf(message)?.name === "modern" ? (eraOf(message) as { revision: string }).revision : this.era.revision;
+      // A request names its own revision; one that names none goes in the host's latest.
+      const own = eraOf(message);
+      const revision = own?.name === "modern" ? own.revision : this.era.revision;
       if (this.told.get(connection) !== revision) {
         connection.setProtocolVersion?.(revision, {});
         this.told.set(connection, revision);
@@ -267,8 +269,9 @@ class Bridge {
 
   /** The modern era's rules and headers for a request over Streamable HTTP; nothing for the legacy era. */
   private contextFor(message: JsonRpcRequest | JsonRpcNotification, connection: McpConnection): SendContext | undefined {
-    const longLived = message.method === ModernMethod.subscriptionsListen ? { longLived: true } : {};
     if (this.era?.name !== "modern") return undefined;
+    // A listen stream stays open by design: the read-stall ceiling is not for it.
+    const longLived = message.method === ModernMethod.subscriptionsListen ? { longLived: true } : {};
     if (connection.closesRequestStreams !== true || !("id" in message)) return { ...MODERN_SEND_RULES, ...longLived };
     const params = message.params;
     const toolParams = message.method === Method.toolsCall && typeof params?.name === "string" ? this.toolHeaders.get(params.name) : undefined;

@@ -35,9 +35,9 @@ describe("the end of the bridge", () => {
     await expect.poll(() => server.connections()).toBe(0);
   });
 
-  it("on SIGTERM: the same", async () => {
+  it.each(["SIGTERM", "SIGINT"] as const)("on %s: the same", async (signal) => {
     const { server, bridge } = await openSession();
-    bridge.child.kill("SIGTERM");
+    bridge.child.kill(signal);
     expect(await exitOf(bridge)).toEqual({ code: 0, signal: null });
     expect(server.requests.DELETE).toBe(1);
     await expect.poll(() => server.connections()).toBe(0);

@@ -95,6 +95,19 @@ describe("a modern host (mcpwire over stdio) through the bridge", () => {
     }
   });
 
+  it("carries an input round (input_required, then the retry with the host's answers) as it is", async () => {
+    const client = await connect(
+      { command: process.execPath, args: [BIN, "gateway", modern.url, "--stdio"], cwd: ROOT },
+      { protocolVersion: "modern", handlers: { elicitation: async () => ({ action: "accept", content: { name: "Ada", team: "support" } }) } },
+    );
+    try {
+      const form = await client.callTool("ask_elicitation");
+      expect(JSON.parse((form.content[0] as { text: string }).text)).toEqual({ action: "accept", content: { name: "Ada", team: "support" } });
+    } finally {
+      await client.close();
+    }
+  });
+
   it("is found modern by a host that probes (protocolVersion auto)", async () => {
     const client = await connect({ command: process.execPath, args: [BIN, "gateway", modern.url, "--stdio"], cwd: ROOT });
     try {

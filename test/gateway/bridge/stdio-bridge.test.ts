@@ -108,6 +108,27 @@ describe("startStdioBridge: ceilings", () => {
   });
 });
 
+describe("startStdioBridge: a host that stops reading", () => {
+  it("is not read from until its output drains", async () => {
+    const remote = await endpoint();
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 256 });
+    const bridge = startStdioBridge({ transport: new StreamableHttpTransport(remote.url), input, output });
+    try {
+      input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "x".repeat(4096) } } })}\n`);
+      await expect.poll(() => input.isPaused()).toBe(true);
+      input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })}\n`);
+      expect(remote.count("ping")).toBe(0);
+      let text = "";
+      output.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      await expect.poll(() => remote.count("ping")).toBe(1);
+      await expect.poll(() => text.includes('"id":2')).toBe(true);
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
 describe("startStdioBridge: cancellation by the host", () => {
   it("legacy: forwards notifications/cancelled in the wire's id, and the host gets no answer", async () => {
     const remote = await endpoint(holdsSilent);
@@ -143,6 +164,24 @@ describe("startStdioBridge: cancellation by the host", () => {
   });
 });
 
+describe("startStdioBridge: a 2026-07-28 listen stream", () => {
+  it("is not cut by the bridge's request deadline, which the requests sent after it do meet", async () => {
+    const remote = await endpoint((request, res) => {
+      if (request.body?.method !== "subscriptions/listen") return holdsSilent(request, res, remote);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.flushHeaders();
+      return true;
+    });
+    const host = harness(remote.url, { timeoutMs: 300 });
+    host.send({ jsonrpc: "2.0", id: "listen", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: MODERN_META } });
+    await expect.poll(() => remote.count("subscriptions/listen")).toBe(1);
+    host.send(call("later", "silent", MODERN_META));
+    expect((await host.answer("later")).error?.data).toMatchObject({ reason: "TIMEOUT" });
+    expect(host.messages.some((message) => message.id === "listen")).toBe(false);
+    expect(remote.clientClosed).toBe(1);
+  });
+});
+
 describe("startStdioBridge: a broken 2026-07-28 reply stream", () => {
   it("is issued again once with a new id, and answered in the host's id", async () => {
     let broken = 0;
@@ -164,6 +203,25 @@ describe("startStdioBridge: a broken 2026-07-28 reply stream", () => {
     expect(ids).toHaveLength(2);
     expect(ids[0]).toBe(9);
     expect(String(ids[1])).toMatch(/^mcpwire-bridge-reissue-/);
+  });
+});
+
+describe("startStdioBridge: a JSON-RPC error the remote answered with an HTTP status", () => {
+  it("keeps the remote's code and data for the host, in mcpwire's words", async () => {
+    const remote = await endpoint((request, res) => {
+      if (request.body?.method !== "tools/call") return false;
+      res.writeHead(400, { "content-type": "application/json" }).end(
+        JSON.stringify({ jsonrpc: "2.0", id: request.body.id, error: { code: -32022, message: "REMOTE-TEXT-42", data: { supported: ["2026-07-28"], requested: "1999-01-01" } } }),
+      );
+      return true;
+    });
+    const host = harness(remote.url);
+    host.send(call(4, "echo", MODERN_META));
+    const answer = await host.answer(4);
+    expect(answer.error?.code).toBe(-32022);
+    expect(answer.error?.data).toEqual({ supported: ["2026-07-28"], requested: "1999-01-01" });
+    expect(answer.error?.message).toMatch(/^mcpwire gateway: the remote server refused tools\/call: /);
+    expect(answer.error?.message).not.toContain("REMOTE-TEXT-42");
   });
 });
 
