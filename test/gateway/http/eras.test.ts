@@ -100,3 +100,22 @@ describe("a 2026-07-28 subscriptions/listen stream", () => {
     await expect.poll(() => changes, { timeout: 20_000 }).toBeGreaterThan(0);
   }, 60_000);
 });
+
+describe("many 2026-07-28 callers on one pool", () => {
+  it("20 callers with 200 calls in flight each get only their own answers", async () => {
+    const { url, gateway } = own(await startGateway({ target: MODERN_TARGET, poolMin: 2, poolMax: 2 }));
+    await expect.poll(() => gateway.readiness.state().ready, { timeout: 30_000 }).toBe(true);
+    const callers = await Promise.all(Array.from({ length: 20 }, () => connect(url, { protocolVersion: "modern" }).then(own)));
+    const answers = await Promise.all(
+      callers.flatMap((client, caller) =>
+        Array.from({ length: 10 }, async (_, call) => {
+          const text = `caller ${caller} call ${call}`;
+          const result = await client.callTool("echo", { text });
+          return { text, got: result.content };
+        }),
+      ),
+    );
+    expect(answers).toHaveLength(200);
+    for (const { text, got } of answers) expect(got).toEqual([{ type: "text", text }]);
+  }, 60_000);
+});
