@@ -5,6 +5,13 @@
  */
 import { runCli, StopRequest } from "./run.js";
 
+// `mcpwire gateway` is a long-running server with its own signal handling (SIGTERM drains), so
+// it branches off before the one-shot commands install theirs.
+if (process.argv[2] === "gateway") {
+  const { gatewayMain } = await import("./gateway/main.js");
+  process.exit(await gatewayMain(process.argv.slice(3)));
+}
+
 const stop = new AbortController();
 for (const signalName of ["SIGINT", "SIGTERM"] as const) {
   process.on(signalName, () => {

@@ -1,0 +1,87 @@
+// What the gateway's HTTP front costs a call, against a direct stdio connection: the same minimal
+// stdio server (servers/minimal-server.mjs), reached by mcpwire over stdio, and by mcpwire over
+// Streamable HTTP through `createGateway` on 127.0.0.1 (a legacy session with its own child, and
+// the stateless pool of one child). The three alternate within each round, in one process; the
+// ratios are what to read (the machine is shared, absolute figures are noise).
+//
+//   node --import tsx bench/gateway-front.mjs
+//
+// Environment: BENCH_ROUNDS (5), BENCH_SEQUENTIAL (500 calls one at a time), BENCH_CONCURRENT
+// (2000 calls, 64 in flight).
+import { fileURLToPath } from "node:url";
+import { connect } from "../src/index.ts";
+import { createGateway } from "../src/gateway/gateway.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 500);
+const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 2_000);
+const IN_FLIGHT = 64;
+
+const server = fileURLToPath(new URL("./servers/minimal-server.mjs", import.meta.url));
+const target = { command: process.execPath, args: [server, "stdio"] };
+
+async function throughGateway(legacy) {
+  const gateway = createGateway({ target, listen: "127.0.0.1:0", legacy, poolMin: 1, poolMax: 1, drainDelayMs: 0, log: () => {} });
+  const url = await gateway.listen();
+  await new Promise((resolve) => {
+    if (gateway.readiness.state().ready) return resolve();
+    const stop = gateway.readiness.onChange((state) => state.ready && (stop(), resolve()));
+  });
+  const client = await connect(url, { protocolVersion: "legacy", maxInFlight: IN_FLIGHT });
+  return {
+    call: (params) => client.callTool(params.name, params.arguments),
+    close: async () => {
+      await client.close();
+      await gateway.close();
+    },
+  };
+}
+
+const clients = {
+  async direct() {
+    const client = await connect(target, { protocolVersion: "legacy", maxInFlight: IN_FLIGHT });
+    return { call: (params) => client.callTool(params.name, params.arguments), close: () => client.close() };
+  },
+  session: () => throughGateway("session"),
+  stateless: () => throughGateway("stateless"),
+};
+
+async function sequential(call) {
+  const started = performance.now();
+  for (let n = 0; n < SEQUENTIAL; n++) await call({ name: "echo", arguments: { text: "hi" } });
+  return performance.now() - started;
+}
+
+async function concurrent(call) {
+  const started = performance.now();
+  let next = 0;
+  const lane = async () => {
+    while (next++ < CONCURRENT) await call({ name: "echo", arguments: { text: "hi" } });
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  return performance.now() - started;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const times = Object.fromEntries(Object.keys(clients).map((name) => [name, { sequential: [], concurrent: [] }]));
+for (let round = 0; round < ROUNDS; round++) {
+  // Alternate the order each round, so none always runs first on a cold machine.
+  const order = round % 2 === 0 ? Object.keys(clients) : Object.keys(clients).reverse();
+  for (const name of order) {
+    const client = await clients[name]();
+    await sequential(client.call); // warm-up window, not timed
+    times[name].sequential.push(await sequential(client.call));
+    times[name].concurrent.push(await concurrent(client.call));
+    await client.close();
+  }
+}
+
+console.log(`| path | ${SEQUENTIAL} sequential, ms (median) | ${CONCURRENT} with ${IN_FLIGHT} in flight, ms (median) | ratio to direct stdio (seq / conc) |`);
+console.log("| --- | --- | --- | --- |");
+const direct = { sequential: median(times.direct.sequential), concurrent: median(times.direct.concurrent) };
+for (const [name, figures] of Object.entries(times)) {
+  const seq = median(figures.sequential);
+  const conc = median(figures.concurrent);
+  console.log(`| ${name} | ${seq.toFixed(0)} | ${conc.toFixed(0)} | ${(seq / direct.sequential).toFixed(2)} / ${(conc / direct.concurrent).toFixed(2)} |`);
+}

@@ -1,0 +1,94 @@
+/**
+ * The bridge's side toward the remote: one connection of the remote's transport at a time,
+ * opened when the first message needs it and opened again after it ended (the remote restarted,
+ * the network came back), so that a remote that went away fails the calls in flight, and the
+ * next call works once it is back.
+ *
+ * Each connection's events come tagged with that connection, so that the bridge fails only the
+ * requests sent on the one that ended.
+ */
+import { McpTransportError } from "../../errors.js";
+import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
+import type { Limits } from "../../transport/limits.js";
+import type { ConnectionEnding, McpConnection, McpTransport } from "../../transport/transport.js";
+
+export interface RemoteLinkEvents {
+  message(message: JsonRpcMessage, connection: McpConnection): void;
+  requestFailed(id: RequestId, error: McpTransportError, connection: McpConnection): void;
+  /** A connection ended by itself (never after `close()`): the requests sent on it are lost. */
+  ended(connection: McpConnection, error: McpTransportError): void;
+}
+
+export class RemoteLink {
+  private current: McpConnection | undefined;
+  private opening: Promise<McpConnection> | undefined;
+  private closed = false;
+  private readonly stopOpening = new AbortController();
+
+  constructor(
+    private readonly transport: McpTransport,
+    private readonly limits: Limits,
+    private readonly events: RemoteLinkEvents,
+  ) {}
+
+  /** Says which remote this is, for messages: scheme, host and path. */
+  get description(): string {
+    return this.transport.description;
+  }
+
+  /** The open connection, opening one if there is none; rejects with UNAVAILABLE when the remote cannot be reached. */
+  connection(): Promise<McpConnection> {
+    if (this.closed) return Promise.reject(new McpTransportError("DISCONNECTED", "the bridge is closing"));
+    if (this.current) return Promise.resolve(this.current);
+    this.opening ??= this.open().finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  /** Ends the open connection (a legacy HTTP session gets its DELETE); resolves once it is released. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopOpening.abort(new McpTransportError("DISCONNECTED", "the bridge is closing"));
+    const opening = this.opening?.catch(() => undefined);
+    await opening;
+    const connection = this.current;
+    this.current = undefined;
+    await connection?.close();
+  }
+
+  private async open(): Promise<McpConnection> {
+    // The events name their connection, which exists only once `open` resolved.
+    const opened: { connection?: McpConnection; endedEarly?: McpTransportError } = {};
+    const mine = (): McpConnection | undefined => (opened.connection !== undefined && this.current === opened.connection ? opened.connection : undefined);
+    const connection = await this.transport.open(
+      {
+        message: (message) => {
+          const current = mine();
+          if (current) this.events.message(message, current);
+        },
+        requestFailed: (id, error) => {
+          const current = mine();
+          if (current) this.events.requestFailed(id, error, current);
+        },
+        closed: (ending: ConnectionEnding) => {
+          const error = ending.error ?? new McpTransportError("DISCONNECTED", "the connection to the remote server ended");
+          if (!opened.connection) {
+            opened.endedEarly = error;
+            return;
+          }
+          const current = mine();
+          if (!current) return;
+          this.current = undefined;
+          if (ending.error) this.events.ended(current, error);
+        },
+      },
+      { limits: this.limits, signal: this.stopOpening.signal },
+    );
+    opened.connection = connection;
+    if (opened.endedEarly || this.closed) {
+      await connection.close();
+      throw opened.endedEarly ?? new McpTransportError("DISCONNECTED", "the bridge is closing");
+    }
+    this.current = connection;
+    return connection;
+  }
+}
