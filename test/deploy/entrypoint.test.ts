@@ -1,0 +1,189 @@
+/**
+ * deploy/entrypoint.sh, run on the host as the image runs it (there is no Docker daemon here):
+ * it replaces itself with `node <app>/dist/cli/main.js gateway <target>` (exec: same pid, so the
+ * SIGTERM tini forwards reaches the gateway), passes the target as one argument, never read
+ * again by a shell, and defaults it to the server installed in the image.
+ *
+ * The first tests run it in front of a stand-in for mcpwire's CLI that reports what it was given;
+ * the last one in front of the real gateway and server-everything, once the gateway's CLI is
+ * built (dist/cli/gateway/http-gateway-cli.js).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { connect } from "../../src/index.js";
+import { DEPLOY, ROOT } from "./manifests.js";
+
+const ENTRYPOINT = `${DEPLOY}entrypoint.sh`;
+const EVERYTHING_ENTRY = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+const GATEWAY_CLI_BUILT = existsSync(`${ROOT}dist/cli/gateway/http-gateway-cli.js`);
+/** How long a run may take before the test gives up on it (a hang is a failure, not a wait). */
+const RUN_DEADLINE_MS = 25_000;
+
+/** Stands in for dist/cli/main.js: says its pid and argv on stdout, and how it was stopped. */
+const STAND_IN = `
+process.on("SIGTERM", () => {
+  process.stdout.write(JSON.stringify({ stoppedBy: "SIGTERM" }) + "\\n");
+  process.exit(0);
+});
+process.stdout.write(JSON.stringify({ pid: process.pid, argv: process.argv.slice(2) }) + "\\n");
+setInterval(() => {}, 1 << 30);
+`;
+
+interface Run {
+  child: ChildProcess;
+  /** The next line on stdout (or on stderr, for `stderrLine`) that parses as JSON, in order. */
+  stdoutLine(): Promise<Record<string, unknown>>;
+  stderrLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+const running = new Set<ChildProcess>();
+
+afterEach(async () => {
+  // Whatever a test left running is killed and reaped before the next one.
+  await Promise.all(
+    [...running].map(async (child) => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGKILL");
+        await gone;
+      }
+    }),
+  );
+  running.clear();
+});
+
+function startEntrypoint(env: Record<string, string>): Run {
+  // The host's MCPWIRE_* variables never steer the run; PATH is what finds node.
+  const child = spawn(ENTRYPOINT, [], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  let stdout = "";
+  let stderr = "";
+  const stdoutWaiters: ((line: Record<string, unknown>) => void)[] = [];
+  const stdoutLines: Record<string, unknown>[] = [];
+  const stderrWatchers: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
+  const jsonLines = (buffer: string, take: (line: Record<string, unknown>) => void): string => {
+    const lines = buffer.split("\n");
+    for (const line of lines.slice(0, -1)) {
+      try {
+        take(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // not a JSON line
+      }
+    }
+    return lines.at(-1)!;
+  };
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout = jsonLines(stdout + chunk, (line) => {
+      const waiter = stdoutWaiters.shift();
+      if (waiter) waiter(line);
+      else stdoutLines.push(line);
+    });
+  });
+  let stderrAll = "";
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    stderrAll += chunk;
+    stderr = jsonLines(stderr + chunk, (line) => {
+      for (const watcher of stderrWatchers.filter((w) => w.match(line))) {
+        stderrWatchers.splice(stderrWatchers.indexOf(watcher), 1);
+        watcher.resolve(line);
+      }
+    });
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+    child.once("close", (code, signal) => resolve({ code, signal, stderr: stderrAll }));
+  });
+  const deadline = <T>(what: string, promise: Promise<T>): Promise<T> =>
+    Promise.race([
+      promise,
+      exited.then(({ code, signal }) => Promise.reject(new Error(`the entrypoint ended (${code ?? signal}) before ${what}; stderr: ${stderrAll}`))),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${RUN_DEADLINE_MS} ms; stderr: ${stderrAll}`)), RUN_DEADLINE_MS).unref()),
+    ]);
+  return {
+    child,
+    stdoutLine: () => deadline("line on stdout", stdoutLines.length > 0 ? Promise.resolve(stdoutLines.shift()!) : new Promise((resolve) => stdoutWaiters.push(resolve))),
+    stderrLine: (match) => deadline("awaited log line", new Promise((resolve) => stderrWatchers.push({ match, resolve }))),
+    exited,
+  };
+}
+
+describe("the entrypoint, in front of a stand-in for the CLI", () => {
+  let appDir: string;
+  let scratch: string;
+
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), "mcpwire-entrypoint-"));
+    appDir = join(scratch, "app");
+    mkdirSync(join(appDir, "dist", "cli"), { recursive: true });
+    writeFileSync(join(appDir, "dist", "cli", "main.js"), STAND_IN);
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("execs `node <app>/dist/cli/main.js gateway <target>`: the same process, the target one argument", async () => {
+    const run = startEntrypoint({ MCPWIRE_IMAGE_APP_DIR: appDir, MCPWIRE_GATEWAY_TARGET: "node /srv/server.js stdio" });
+    const seen = await run.stdoutLine();
+    expect(seen.pid).toBe(run.child.pid);
+    expect(seen.argv).toEqual(["gateway", "node /srv/server.js stdio"]);
+  });
+
+  it("passes a target's quotes, globs, variables and command substitutions through unread", async () => {
+    const marker = join(scratch, "substituted");
+    const target = `node '/srv/my server.js' --files=* "$HOME" $(touch ${marker}) \`touch ${marker}\`; touch ${marker}`;
+    const run = startEntrypoint({ MCPWIRE_IMAGE_APP_DIR: appDir, MCPWIRE_GATEWAY_TARGET: target, HOME: "/home/nobody" });
+    expect((await run.stdoutLine()).argv).toEqual(["gateway", target]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("runs the server installed in the image when MCPWIRE_GATEWAY_TARGET is unset or empty", async () => {
+    const unset = startEntrypoint({ MCPWIRE_IMAGE_APP_DIR: appDir });
+    expect((await unset.stdoutLine()).argv).toEqual(["gateway", "/opt/mcp-server/bin/mcp-server"]);
+    const empty = startEntrypoint({ MCPWIRE_IMAGE_APP_DIR: appDir, MCPWIRE_GATEWAY_TARGET: "", MCPWIRE_IMAGE_SERVER_BIN: "/srv/bin/server" });
+    expect((await empty.stdoutLine()).argv).toEqual(["gateway", "/srv/bin/server"]);
+  });
+
+  it("leaves the SIGTERM sent to its pid to the CLI, which exits by itself", async () => {
+    const run = startEntrypoint({ MCPWIRE_IMAGE_APP_DIR: appDir });
+    await run.stdoutLine();
+    run.child.kill("SIGTERM");
+    expect(await run.stdoutLine()).toEqual({ stoppedBy: "SIGTERM" });
+    expect(await run.exited).toMatchObject({ code: 0, signal: null });
+  });
+
+  it("fails, without hanging, when mcpwire is not where MCPWIRE_IMAGE_APP_DIR says", async () => {
+    const run = startEntrypoint({ MCPWIRE_IMAGE_APP_DIR: join(scratch, "nowhere") });
+    const { code, stderr } = await Promise.race([
+      run.exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the entrypoint did not end")), RUN_DEADLINE_MS).unref()),
+    ]);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(join(scratch, "nowhere", "dist", "cli", "main.js"));
+  });
+});
+
+describe.skipIf(!GATEWAY_CLI_BUILT)("the entrypoint, in front of the built gateway and server-everything", () => {
+  it("serves the server on a loopback port, then drains and exits 0 on SIGTERM", async () => {
+    const run = startEntrypoint({
+      MCPWIRE_IMAGE_APP_DIR: ROOT,
+      MCPWIRE_GATEWAY_TARGET: `'${process.execPath}' '${EVERYTHING_ENTRY}' stdio`,
+      MCPWIRE_GATEWAY_LISTEN: "127.0.0.1:0",
+      MCPWIRE_GATEWAY_POOL_MIN: "1",
+      MCPWIRE_GATEWAY_POOL_MAX: "1",
+      MCPWIRE_GATEWAY_DRAIN_DELAY: "1ms",
+      MCPWIRE_GATEWAY_DRAIN_MS: "5000",
+    });
+    const listening = await run.stderrLine((line) => line.event === "listening");
+    const client = await connect(String(listening.url));
+    try {
+      const tools = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("echo");
+    } finally {
+      await client.close();
+    }
+    // The process listening is the one the entrypoint started: the gateway, not a shell above it.
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toMatchObject({ code: 0, signal: null });
+  });
+});
