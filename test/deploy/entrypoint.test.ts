@@ -43,14 +43,17 @@ interface Run {
 const running = new Set<ChildProcess>();
 
 afterEach(async () => {
-  // Whatever a test left running is killed and reaped before the next one.
+  // Whatever a test left running is killed and reaped before the next one: the entrypoint's whole
+  // process group, so that an entrypoint that failed to exec leaves no orphan behind it.
   await Promise.all(
     [...running].map(async (child) => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const gone = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGKILL");
-        await gone;
+      const gone = child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // the group is gone already
       }
+      await gone;
     }),
   );
   running.clear();
@@ -58,7 +61,8 @@ afterEach(async () => {
 
 function startEntrypoint(env: Record<string, string>): Run {
   // The host's MCPWIRE_* variables never steer the run; PATH is what finds node.
-  const child = spawn(ENTRYPOINT, [], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // detached: the leader of its own process group, which afterEach kills as a whole.
+  const child = spawn(ENTRYPOINT, [], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   running.add(child);
   let stdout = "";
   let stderr = "";
