@@ -116,10 +116,14 @@ describe("the Deployment", () => {
     expect(pod.enableServiceLinks).toBe(false);
   });
 
-  it("gives the children exactly the secrets the allowlist names, each from a Secret", () => {
-    const fromSecrets = (gateway.env as Json[]).filter((e) => (e.valueFrom as Json | undefined)?.secretKeyRef);
-    expect(fromSecrets.map((e) => e.name).sort()).toEqual([...settings.envAllow].sort());
+  it("sets every variable the children's allowlist names, and takes from Secrets only allowlisted ones", () => {
+    const env = gateway.env as Json[];
     expect(settings.envAllow.length).toBeGreaterThan(0);
+    for (const name of settings.envAllow) expect(env.map((e) => e.name), `${name} is set`).toContain(name);
+    // A secret no child may read has no business in the gateway's environment.
+    const fromSecrets = env.filter((e) => (e.valueFrom as Json | undefined)?.secretKeyRef);
+    expect(fromSecrets.length).toBeGreaterThan(0);
+    for (const variable of fromSecrets) expect(settings.envAllow).toContain(variable.name);
     for (const variable of fromSecrets) {
       const ref = at(variable, "valueFrom", "secretKeyRef");
       const secret = manifest("Secret", String(ref.name));
