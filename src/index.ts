@@ -221,3 +221,10 @@ export {
   type ServerToolList,
   type ToolNamingOptions,
 } from "./adapters/tool-naming.js";
+/**
+ * HTTP to stdio (`mcpwire gateway <url> --stdio`): a remote server served on a host's stdin and
+ * stdout, as a transparent relay over any transport (README, "The gateway").
+ */
+export { startStdioBridge, type StdioBridge } from "./gateway/bridge/stdio-bridge.js";
+export { MAX_SESSION_RENEWALS, STDIN_END_DRAIN_MS, STDIO_BRIDGE_DEFAULTS, type StdioBridgeOptions } from "./gateway/bridge/bridge-options.js";
+export type { BridgeFailureData } from "./gateway/bridge/failure-answer.js";

@@ -3,10 +3,12 @@
  * (gateway/gateway.ts); `<url> --stdio` serves a remote server on this process's stdin and
  * stdout (stdio-bridge-cli.ts).
  */
-import { runStdioBridgeCli } from "./stdio-bridge-cli.js";
-import { runHttpGatewayCli } from "./http-gateway-cli.js";
 
-/** Runs the gateway until it is told to stop; resolves with the exit code. */
+/**
+ * Runs the gateway until it is told to stop; resolves with the exit code. Each mode is loaded
+ * only when asked for: the bridge, started by a desktop host, does not load the HTTP front.
+ */
 export async function gatewayMain(argv: readonly string[]): Promise<number> {
-  return argv.includes("--stdio") ? runStdioBridgeCli(argv) : runHttpGatewayCli(argv);
+  if (argv.includes("--stdio")) return (await import("./stdio-bridge-cli.js")).runStdioBridgeCli(argv);
+  return (await import("./http-gateway-cli.js")).runHttpGatewayCli(argv);
 }

@@ -1,0 +1,511 @@
+/**
+ * The pool: children shared by callers whose requests are self-contained, so that any child can
+ * answer any of them.
+ *
+ * That holds for 2026-07-28 callers by the protocol's design: every request carries its version,
+ * capabilities and client identity in `_meta` (basic/index), there is no handshake
+ * (basic/lifecycle), and server-to-client questions come back as `input_required` results with a
+ * `requestState` the client returns as it is, so a later round may reach another child. It holds
+ * for legacy callers only when the gateway is told so (`--legacy stateless`): each child is
+ * initialized once by the gateway, and what a session would hold (subscriptions, log level,
+ * server-to-client requests) is not kept across requests.
+ *
+ * One pool serves one era (`PoolEra`). It warms `poolMin` children at start and probes each
+ * (pool-probe.ts); a request goes to the least-loaded child; when every child is at its in-flight
+ * ceiling the pool grows up to `poolMax`, and past that requests wait in the pool, up to
+ * `maxQueued`, their wait counted against their timeout. A child is recycled after
+ * `recycleAfter` requests: it takes no new ones and is closed once its in-flight ones are done. A
+ * child that dies is replaced after a jittered exponential backoff (restart-backoff.ts); several
+ * exits before a probe answer within a window are a crash loop (crash-loop.ts), and the pool is
+ * not ready until a child answers its probe again.
+ *
+ * A legacy caller's own `initialize` (stateless mode) is answered by the pool, not forwarded:
+ * the children were initialized by the gateway, and a second `initialize` on a running session
+ * is outside the lifecycle (basic/lifecycle: initialization MUST be the first interaction). The
+ * answer is the `InitializeResult` the first child gave the gateway, protocol version included:
+ * the specification lets a server answer another version than the one asked, and a client that
+ * does not support it disconnects (basic/lifecycle, "Version Negotiation"). `Mcp-Session-Id` is
+ * the front's to give or not. The caller's `notifications/initialized` is dropped for the same reason.
+ *
+ * A request a child sends to the client is refused toward the child with a JSON-RPC error that
+ * says the gateway serves it statelessly: no caller is listening for it. A `ping` is answered,
+ * since the gateway is there. Both eras: a 2026-07-28 server MUST NOT send requests at all.
+ */
+import { McpTransportError } from "../../errors.js";
+import {
+  JSONRPC_METHOD_NOT_FOUND,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../protocol/jsonrpc.js";
+import { Method, Notification } from "../../protocol/methods.js";
+import { abortReason } from "../../util/abort.js";
+import type { GatewayTelemetry } from "../ops/telemetry.js";
+import type { Relay, RequestSink } from "../relay.js";
+import type { ChildCommand, ChildStopTimings } from "./child-command.js";
+import { CrashLoopWatch, type CrashLoopOptions } from "./crash-loop.js";
+import { asCleanFailure, ceilingPassed, noChild, requestTimedOut } from "./failures.js";
+import { DEFAULT_CHILD_LIMITS, GatewayChild, type ChildExit, type GatewayChildLimits } from "./gateway-child.js";
+import { probeChild, type PoolEra } from "./pool-probe.js";
+import { RestartBackoff, type BackoffOptions } from "./restart-backoff.js";
+
+export type { PoolEra } from "./pool-probe.js";
+
+export interface ChildPoolOptions {
+  /** The stdio server every child of the pool runs. */
+  command: ChildCommand;
+  /** Which callers the pool serves. */
+  era: PoolEra;
+  /** Children kept warm. @default 1 */
+  poolMin?: number;
+  /** The most children at once. @default 4 */
+  poolMax?: number;
+  /** A child is replaced after this many requests. @default Infinity */
+  recycleAfter?: number;
+  /** Requests waiting for a child when every child is at its ceiling and the pool is at `poolMax`; past it, LIMIT. @default 256 */
+  maxQueued?: number;
+  /** The ceilings toward each child, and the request timeout. */
+  limits?: Partial<GatewayChildLimits>;
+  /** The wait before a dead child is replaced. */
+  backoff?: BackoffOptions;
+  /** What counts as a crash loop. */
+  crashLoop?: CrashLoopOptions;
+  /** How long a new child has to answer its probe, in ms. @default limits.requestTimeoutMs */
+  probeTimeoutMs?: number;
+  stopTimings?: ChildStopTimings;
+  telemetry?: GatewayTelemetry;
+  /**
+   * A child's notification that belongs to no request (list-changed outside a listen stream, a
+   * legacy log message): no caller of a pool can be told, so it goes here, if anywhere.
+   */
+  onUnrelated?: (message: JsonRpcNotification, pid: number) => void;
+}
+
+export const DEFAULT_POOL = Object.freeze({ poolMin: 1, poolMax: 4, recycleAfter: Number.POSITIVE_INFINITY, maxQueued: 256 });
+
+/** What the pool holds, for metrics and tests. */
+export interface PoolStats {
+  /** Children running (starting ones included, retiring ones too). */
+  children: number;
+  /** Requests in flight in the children. */
+  inFlight: number;
+  /** Requests waiting in the pool for a child. */
+  queued: number;
+}
+
+/** The refusal a child gets for a request to the client (any but ping). */
+export const STATELESS_REFUSAL = "the MCP gateway serves this server statelessly: requests from the server to the client are refused";
+
+interface Member {
+  child: GatewayChild | undefined;
+  /** Answered its probe: takes requests. */
+  probed: boolean;
+  /** Recycled: takes no new request, closed when its in-flight ones are done. */
+  retiring: boolean;
+}
+
+interface Queued {
+  message: JsonRpcRequest;
+  sink: RequestSink;
+  signal: AbortSignal | undefined;
+  scope: object | undefined;
+  /** Monotonic ms it arrived: the time it waits counts against its timeout. */
+  arrived: number;
+  release: () => void;
+}
+
+export class ChildPool implements Relay {
+  private readonly era: PoolEra;
+  private readonly poolMin: number;
+  private readonly poolMax: number;
+  private readonly recycleAfter: number;
+  private readonly maxQueued: number;
+  private readonly requestTimeoutMs: number;
+  private readonly members = new Set<Member>();
+  private readonly queue: Queued[] = [];
+  private readonly backoff: RestartBackoff;
+  private readonly crashLoop: CrashLoopWatch;
+  private readonly restartTimers = new Set<NodeJS.Timeout>();
+  private readonly spawning = new Set<Promise<void>>();
+  private readonly readyListeners = new Set<(ready: boolean) => void>();
+  private recordedInitialize: Record<string, unknown> | undefined;
+  private warmed = false;
+  private isReady = false;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private startWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: ChildPoolOptions) {
+    this.era = options.era;
+    this.poolMin = options.poolMin ?? DEFAULT_POOL.poolMin;
+    this.poolMax = Math.max(1, this.poolMin, options.poolMax ?? DEFAULT_POOL.poolMax);
+    this.recycleAfter = options.recycleAfter ?? DEFAULT_POOL.recycleAfter;
+    this.maxQueued = options.maxQueued ?? DEFAULT_POOL.maxQueued;
+    this.requestTimeoutMs = options.limits?.requestTimeoutMs ?? DEFAULT_CHILD_LIMITS.requestTimeoutMs;
+    this.backoff = new RestartBackoff(options.backoff);
+    this.crashLoop = new CrashLoopWatch(options.crashLoop);
+  }
+
+  /**
+   * Warms `poolMin` children and probes each. Resolves once they all answered (the pool is then
+   * ready), or once a crash loop is seen (not ready; the pool keeps trying at the backoff's pace
+   * and becomes ready when a child answers), or at `close()`. Never rejects.
+   */
+  start(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const settled = new Promise<void>((resolve) => this.startWaiters.push(resolve));
+    while (this.capacity() < this.poolMin) this.spawnOne();
+    this.markWarmed();
+    this.updateReady();
+    return settled;
+  }
+
+  /** Warmed and probed, not crash-looping, not closed: what `/readyz` says. */
+  get ready(): boolean {
+    return this.isReady;
+  }
+
+  /** Calls `listener` each time `ready` changes; returns what removes it. */
+  onReadyChange(listener: (ready: boolean) => void): () => void {
+    this.readyListeners.add(listener);
+    return () => this.readyListeners.delete(listener);
+  }
+
+  /** Children exit before they answer their probe, again and again: the pool is not ready until one answers. */
+  get crashLooping(): boolean {
+    return this.crashLoop.looping;
+  }
+
+  get stats(): PoolStats {
+    let inFlight = 0;
+    for (const member of this.members) inFlight += member.child?.inFlight ?? 0;
+    return { children: this.members.size, inFlight, queued: this.queue.length };
+  }
+
+  /** The process ids of the children running now. */
+  get pids(): number[] {
+    return [...this.members].flatMap((member) => (member.child ? [member.child.pid] : []));
+  }
+
+  /** Legacy stateless pool: the `InitializeResult` the children gave the gateway, which answers callers' `initialize`. */
+  get initializeResult(): Readonly<Record<string, unknown>> | undefined {
+    return this.recordedInitialize;
+  }
+
+  /**
+   * A relay for one caller of the pool: the same children, and a caller's `notifications/cancelled`
+   * reaches its own requests (two callers with the same ids never cancel each other's).
+   */
+  caller(): Relay {
+    const scope = {};
+    return {
+      request: (message, sink, signal) => this.dispatch(message, sink, signal, scope),
+      notification: (message) => {
+        if (message.method !== Notification.cancelled) return this.notification(message);
+        if (this.cancelQueued(scope, message)) return;
+        for (const member of this.members) if (member.child?.cancel(scope, message)) return;
+      },
+      response: (message) => this.response(message),
+    };
+  }
+
+  /** Forwards a request to the least-loaded child (see the module's comment). Never throws: every outcome reaches `sink`. */
+  request(message: JsonRpcRequest, sink: RequestSink, signal: AbortSignal): void {
+    this.dispatch(message, sink, signal, undefined);
+  }
+
+  /**
+   * A caller's notification. Through the pool itself none is forwarded: a `notifications/cancelled`
+   * cannot be told apart between callers here (use `caller()`, or abort the request's signal), and
+   * `notifications/initialized` belongs to the gateway's own handshake with each child.
+   */
+  notification(_message: JsonRpcNotification): void {}
+
+  /** Nothing of a pool waits for a caller's answer: children's requests are refused. Dropped. */
+  response(_message: JsonRpcResponse): void {}
+
+  /** Stops every child through the close ladder, fails what waits, and resolves once every child is gone. */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  // ---- requests -----------------------------------------------------------------------------
+
+  private dispatch(message: JsonRpcRequest, sink: RequestSink, signal: AbortSignal | undefined, scope: object | undefined): void {
+    if (this.closed) return sink.failed(noChild("the gateway is shutting down", message.method));
+    if (signal?.aborted) return sink.failed(asCleanFailure(abortReason(signal), "DISCONNECTED", `${message.method} was abandoned by its caller`, message.method));
+    if (this.answerInitialize(message, sink)) return;
+    const member = this.pick();
+    if (member) return this.forward(member, message, sink, signal, scope, this.requestTimeoutMs);
+    if (this.crashLoop.looping) return sink.failed(noChild("the server process keeps exiting before it answers (crash loop)", message.method));
+    if (this.queue.length >= this.maxQueued) {
+      return sink.failed(ceilingPassed(`every server process is busy and ${this.maxQueued} requests already wait (maxQueued)`, message.method));
+    }
+    this.enqueue(message, sink, signal, scope);
+    if (this.capacity() < this.poolMax) this.spawnOne();
+  }
+
+  /** Legacy stateless: a caller's `initialize` is answered from the recorded result (see the module's comment). */
+  private answerInitialize(message: JsonRpcRequest, sink: RequestSink): boolean {
+    if (this.era !== "legacy-stateless" || message.method !== Method.initialize || !this.recordedInitialize) return false;
+    sink.answer({ jsonrpc: "2.0", id: message.id, result: this.recordedInitialize });
+    return true;
+  }
+
+  /** The least-loaded child that takes requests, if any is below its ceiling. */
+  private pick(): Member | undefined {
+    let best: Member | undefined;
+    for (const member of this.members) {
+      const child = member.child;
+      if (!member.probed || member.retiring || !child?.alive || child.atCeiling) continue;
+      if (!best || child.inFlight < best.child!.inFlight) best = member;
+    }
+    return best;
+  }
+
+  private forward(member: Member, message: JsonRpcRequest, sink: RequestSink, signal: AbortSignal | undefined, scope: object | undefined, timeoutMs: number): void {
+    const child = member.child!;
+    // Each settled request frees a slot: the queue moves, and a retiring child may now close.
+    const settled = () => {
+      this.closeIfRetired(member);
+      this.drainQueue();
+    };
+    child.request(
+      message,
+      {
+        message: (m) => sink.message(m),
+        answer: (response) => {
+          sink.answer(response);
+          settled();
+        },
+        failed: (error) => {
+          sink.failed(error);
+          settled();
+        },
+      },
+      signal,
+      { scope, timeoutMs },
+    );
+    if (child.served >= this.recycleAfter && !member.retiring) this.retire(member);
+  }
+
+  private enqueue(message: JsonRpcRequest, sink: RequestSink, signal: AbortSignal | undefined, scope: object | undefined): void {
+    let onAbort: (() => void) | undefined;
+    const entry: Queued = {
+      message,
+      sink,
+      signal,
+      scope,
+      arrived: performance.now(),
+      release: () => {
+        clearTimeout(timer);
+        if (onAbort) signal!.removeEventListener("abort", onAbort);
+      },
+    };
+    const timer = setTimeout(() => {
+      if (this.unqueue(entry)) sink.failed(requestTimedOut(message.method, this.requestTimeoutMs));
+    }, this.requestTimeoutMs);
+    if (signal) {
+      onAbort = () => {
+        if (this.unqueue(entry)) sink.failed(asCleanFailure(abortReason(signal), "DISCONNECTED", `${message.method} was abandoned by its caller`, message.method));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    this.queue.push(entry);
+  }
+
+  private unqueue(entry: Queued): boolean {
+    const index = this.queue.indexOf(entry);
+    if (index < 0) return false;
+    this.queue.splice(index, 1);
+    entry.release();
+    return true;
+  }
+
+  /** A caller's cancel of a request still waiting in the pool: it leaves the queue, its sink fails. */
+  private cancelQueued(scope: object, message: JsonRpcNotification): boolean {
+    const requestId = message.params?.requestId;
+    const entry = this.queue.find((queued) => queued.scope === scope && queued.message.id === requestId);
+    if (!entry || !this.unqueue(entry)) return false;
+    entry.sink.failed(new McpTransportError("DISCONNECTED", `${entry.message.method} was cancelled by its caller`, { method: entry.message.method }));
+    return true;
+  }
+
+  private drainQueue(): void {
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (this.answerInitialize(head.message, head.sink)) {
+        this.unqueue(head);
+        continue;
+      }
+      const member = this.pick();
+      if (!member) return;
+      this.unqueue(head);
+      const left = this.requestTimeoutMs - (performance.now() - head.arrived);
+      this.forward(member, head.message, head.sink, head.signal, head.scope, left);
+    }
+  }
+
+  /** Fails every waiting request (the pool closes, or no child can be started). */
+  private failQueue(error: (method: string) => McpTransportError): void {
+    for (const entry of this.queue.splice(0)) {
+      entry.release();
+      entry.sink.failed(error(entry.message.method));
+    }
+  }
+
+  // ---- children -----------------------------------------------------------------------------
+
+  /** Children running or starting that take requests, and restarts scheduled. */
+  private capacity(): number {
+    let count = this.restartTimers.size;
+    for (const member of this.members) if (!member.retiring) count++;
+    return count;
+  }
+
+  private spawnOne(): void {
+    const member: Member = { child: undefined, probed: false, retiring: false };
+    this.members.add(member);
+    const spawning = this.startMember(member).finally(() => this.spawning.delete(spawning));
+    this.spawning.add(spawning);
+  }
+
+  private async startMember(member: Member): Promise<void> {
+    const { command, limits, stopTimings, telemetry } = this.options;
+    let child: GatewayChild;
+    try {
+      child = await GatewayChild.spawn({
+        command,
+        limits,
+        stopTimings,
+        telemetry,
+        owner: {
+          unrelated: (message, from) => this.fromChild(message, from),
+          exited: (exit) => this.onExit(member, exit),
+        },
+      });
+    } catch {
+      // Not started at all (no such command, say): like an exit before the probe.
+      this.members.delete(member);
+      this.childLost(member);
+      return;
+    }
+    member.child = child;
+    if (this.closed) {
+      await child.close("shutdown");
+      return;
+    }
+    try {
+      const { initializeResult } = await probeChild(child, this.era, this.options.probeTimeoutMs ?? this.requestTimeoutMs);
+      if (!child.alive) return;
+      this.recordedInitialize ??= initializeResult;
+      member.probed = true;
+      this.backoff.reset();
+      this.crashLoop.probed();
+      this.markWarmed();
+      this.updateReady();
+      this.drainQueue();
+    } catch {
+      // Silent or refusing: it cannot serve. Its exit is then counted as one before the probe.
+      await child.close("crash");
+    }
+  }
+
+  private onExit(member: Member, exit: ChildExit): void {
+    this.members.delete(member);
+    if (this.closed) return;
+    if (exit.cause === "recycled") {
+      this.ensureMinimum();
+      return;
+    }
+    this.childLost(member);
+  }
+
+  /** A child died or never started: count it, maybe call it a loop, and replace it after the backoff. */
+  private childLost(member: Member): void {
+    if (this.closed) return;
+    if (!member.probed && this.crashLoop.unprobedExit()) {
+      this.options.telemetry?.note("crash_loop", { era: this.era });
+      this.updateReady();
+      this.failQueue((method) => noChild("the server process keeps exiting before it answers (crash loop)", method));
+      this.settleStart();
+    }
+    if (this.capacity() < Math.max(this.poolMin, this.queue.length > 0 ? 1 : 0)) {
+      const timer = setTimeout(() => {
+        this.restartTimers.delete(timer);
+        if (!this.closed) this.spawnOne();
+      }, this.backoff.next());
+      this.restartTimers.add(timer);
+    }
+  }
+
+  /** After a recycle: the pool keeps `poolMin` children taking requests. */
+  private ensureMinimum(): void {
+    while (!this.closed && this.capacity() < this.poolMin) this.spawnOne();
+  }
+
+  private retire(member: Member): void {
+    member.retiring = true;
+    this.ensureMinimum();
+    if (this.queue.length > 0 && this.capacity() < this.poolMax) this.spawnOne();
+    this.closeIfRetired(member);
+  }
+
+  private closeIfRetired(member: Member): void {
+    if (member.retiring && member.child && member.child.inFlight === 0) void member.child.close("recycled");
+  }
+
+  /** What a child says outside any request: requests are refused (ping answered), notifications go to `onUnrelated`. */
+  private fromChild(message: JsonRpcRequest | JsonRpcNotification, child: GatewayChild): void {
+    if (!("id" in message)) {
+      this.options.onUnrelated?.(message, child.pid);
+      return;
+    }
+    if (message.method === Method.ping) {
+      child.respond({ jsonrpc: "2.0", id: message.id, result: {} });
+      return;
+    }
+    child.respond({ jsonrpc: "2.0", id: message.id, error: { code: JSONRPC_METHOD_NOT_FOUND, message: STATELESS_REFUSAL } });
+  }
+
+  // ---- readiness ----------------------------------------------------------------------------
+
+  private markWarmed(): void {
+    if (this.warmed) return;
+    let probed = 0;
+    for (const member of this.members) if (member.probed) probed++;
+    if (probed < this.poolMin) return;
+    this.warmed = true;
+  }
+
+  private updateReady(): void {
+    const ready = this.warmed && !this.closed && !this.crashLoop.looping;
+    if (ready !== this.isReady) {
+      this.isReady = ready;
+      this.options.telemetry?.note(ready ? "pool_ready" : "pool_not_ready", { era: this.era });
+      for (const listener of this.readyListeners) listener(ready);
+    }
+    this.settleStart();
+  }
+
+  /** `start()` resolves once the pool is ready, crash-looping or closed. */
+  private settleStart(): void {
+    if (!this.isReady && !this.crashLoop.looping && !this.closed) return;
+    for (const resolve of this.startWaiters.splice(0)) resolve();
+  }
+
+  private async closeOnce(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    this.restartTimers.clear();
+    this.failQueue((method) => noChild("the gateway is shutting down", method));
+    this.updateReady();
+    await Promise.all([
+      ...[...this.members].map((member) => member.child?.close("shutdown")),
+      ...this.spawning,
+    ]);
+    // Children that started while closing were closed by their own start.
+    await Promise.all([...this.members].map((member) => member.child?.close("shutdown")));
+  }
+}

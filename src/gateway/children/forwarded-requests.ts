@@ -1,0 +1,94 @@
+/**
+ * The requests one child is working on, as the gateway forwarded them: the id the gateway gave
+ * each (unique in that child), the caller's own id and progress token, and where its traffic
+ * goes. A child's answer, progress or listen notification is looked up here by the child's id
+ * (which is also the progress token the child got); a caller's `notifications/cancelled` by the
+ * caller's scope and id, so that two callers using the same ids never reach each other's requests.
+ */
+import { IdTable } from "../../collections/id-table.js";
+import type { RequestId } from "../../protocol/jsonrpc.js";
+import type { RequestSink } from "../relay.js";
+import type { ProgressToken } from "./rewrite.js";
+
+export interface ForwardedRequest {
+  /** The id the child knows the request by; also its progress token when the caller asked for progress. */
+  readonly childId: number;
+  readonly callerId: RequestId;
+  /** The caller's progress token, when it asked for progress. */
+  readonly callerToken: ProgressToken | undefined;
+  readonly method: string;
+  readonly sink: RequestSink;
+  /** Who sent it: the key under which a caller's cancel finds it. Absent for the gateway's own requests (probes). */
+  readonly scope: object | undefined;
+  /** `subscriptions/listen`: open by design, not counted by the read stall or the request timeout. */
+  readonly longLived: boolean;
+  /** It asked for log messages (`_meta` logLevel), so `notifications/message` may belong to it. */
+  readonly wantsLogs: boolean;
+  /** Undoes what waits on it (its timer, its abort listener); called once, when it leaves the table. */
+  release: () => void;
+}
+
+export class ForwardedRequests {
+  private lastId = 0;
+  private readonly byChildId = new IdTable<ForwardedRequest>();
+  private readonly byScope = new Map<object, Map<RequestId, ForwardedRequest>>();
+  private readonly withLogs = new Set<ForwardedRequest>();
+
+  /** Requests the child is working on. */
+  get size(): number {
+    return this.byChildId.size;
+  }
+
+  /** A new id, never given before in this child. Numbers: every JSON-RPC peer takes them. */
+  nextId(): number {
+    return ++this.lastId;
+  }
+
+  add(entry: ForwardedRequest): void {
+    this.byChildId.set(entry.childId, entry);
+    if (entry.wantsLogs) this.withLogs.add(entry);
+    if (entry.scope === undefined) return;
+    let ids = this.byScope.get(entry.scope);
+    if (!ids) this.byScope.set(entry.scope, (ids = new Map()));
+    ids.set(entry.callerId, entry);
+  }
+
+  get(childId: unknown): ForwardedRequest | undefined {
+    return typeof childId === "number" ? this.byChildId.get(childId) : undefined;
+  }
+
+  /** The request a caller knows by `callerId`, among those it sent (`scope`). */
+  ofCaller(scope: object, callerId: RequestId): ForwardedRequest | undefined {
+    return this.byScope.get(scope)?.get(callerId);
+  }
+
+  /**
+   * The one request that asked for logs, when there is exactly one: over stdio a log message
+   * names no request (2026-07-28 server/utilities/logging), so only then can it be told whose it
+   * is; otherwise it belongs to nobody rather than to the wrong caller.
+   */
+  soleLogRequest(): ForwardedRequest | undefined {
+    if (this.withLogs.size !== 1) return undefined;
+    return this.withLogs.values().next().value;
+  }
+
+  /** Removes a request (answered, failed, cancelled) and releases what waited on it; undefined if it was not there. */
+  take(childId: unknown): ForwardedRequest | undefined {
+    const entry = this.get(childId);
+    if (!entry) return undefined;
+    this.byChildId.delete(entry.childId);
+    this.withLogs.delete(entry);
+    if (entry.scope !== undefined) {
+      const ids = this.byScope.get(entry.scope);
+      if (ids?.get(entry.callerId) === entry) ids.delete(entry.callerId);
+      if (ids?.size === 0) this.byScope.delete(entry.scope);
+    }
+    entry.release();
+    return entry;
+  }
+
+  /** Removes every request, for a child that is gone. */
+  takeAll(): ForwardedRequest[] {
+    return this.byChildId.valueList().map((entry) => this.take(entry.childId)!);
+  }
+}

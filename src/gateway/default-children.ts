@@ -1,0 +1,67 @@
+/**
+ * The children a gateway runs by default, from gateway/children/: a pool of 2026-07-28 children
+ * (and, in `--legacy stateless` mode, a pool of legacy ones the gateway initialized itself), and
+ * a `SessionRelay` with a child of its own for each legacy session. The pools report to the
+ * readiness: the replica is ready once a pool is warmed and probed, and not while it crash-loops.
+ */
+import { ChildPool, SessionRelay, childCommandFor, type GatewayChildLimits } from "./children/index.js";
+import type { ResolvedGatewayOptions } from "./check-options.js";
+import type { GatewayChildren, GatewayChildrenFactory } from "./gateway.js";
+import type { Relay } from "./relay.js";
+
+/** Callers' relays kept per principal; past this many the map starts again (they are cheap to remake). */
+const MAX_CALLER_RELAYS = 10_000;
+
+export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, readiness }): GatewayChildren => {
+  const command = childCommandFor({ ...options.target, args: [...options.target.args], envAllow: [...options.target.envAllow] });
+  const limits = childLimitsOf(options);
+  const poolOptions = {
+    command,
+    poolMin: options.poolMin,
+    poolMax: options.poolMax,
+    recycleAfter: options.recycleAfter,
+    maxQueued: options.maxQueue,
+    limits,
+    telemetry,
+  };
+  const modern = new ChildPool({ ...poolOptions, era: "modern" });
+  const stateless = options.legacy === "stateless" ? new ChildPool({ ...poolOptions, era: "legacy-stateless" }) : undefined;
+  const pools = stateless === undefined ? [modern] : [modern, stateless];
+  // One stdio server speaks one era, so one pool of the two may never be ready: a pool that is
+  // ready is enough.
+  const report = (): void => readiness.report("pool", pools.some((pool) => pool.ready), "no server process answered its probe yet");
+  for (const pool of pools) pool.onReadyChange(report);
+
+  const callers = new Map<string, Relay>();
+  return {
+    poolFor(era, principal) {
+      const pool = era === "legacy" && stateless !== undefined ? stateless : modern;
+      const key = `${era}\0${principal.principal}`;
+      let relay = callers.get(key);
+      if (relay === undefined) {
+        if (callers.size >= MAX_CALLER_RELAYS) callers.clear();
+        relay = pool.caller();
+        callers.set(key, relay);
+      }
+      return relay;
+    },
+    openSessionChild: (owner, principal) => new SessionRelay({ command, owner, principal, limits, telemetry }),
+    async start() {
+      await Promise.all(pools.map((pool) => pool.start()));
+      report();
+    },
+    async close() {
+      await Promise.all(pools.map((pool) => pool.close()));
+    },
+  };
+};
+
+function childLimitsOf(options: ResolvedGatewayOptions): Partial<GatewayChildLimits> {
+  const { maxMessageBytes, readTimeoutMs, maxInFlight } = options.childLimits;
+  return {
+    requestTimeoutMs: options.requestTimeoutMs,
+    ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+    ...(readTimeoutMs === undefined ? {} : { readTimeoutMs }),
+    ...(maxInFlight === undefined ? {} : { maxInFlight }),
+  };
+}

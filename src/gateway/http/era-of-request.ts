@@ -1,0 +1,58 @@
+/**
+ * Which protocol era a POST speaks, told per request, since one endpoint serves both:
+ * a revision in the body's `_meta` (`io.modelcontextprotocol/protocolVersion`) or a modern
+ * `MCP-Protocol-Version` header is 2026-07-28, whose requests are self-contained; `initialize`, an
+ * `Mcp-Session-Id`, or neither of the modern marks is the legacy era (2024-11-05 to 2025-11-25).
+ * A modern request then has its mirrored headers checked against its body (modern-headers.ts).
+ */
+import type { IncomingMessage } from "node:http";
+import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import { MetaKey } from "../../protocol/modern.js";
+import { isLegacyRevision, isModernRevision } from "../../protocol/revisions.js";
+
+export type RequestEraVerdict =
+  | { era: "modern"; revision: string }
+  | { era: "legacy"; sessionId?: string }
+  /** The request cannot be served as either: 400, in these words. */
+  | { era: "invalid"; message: string };
+
+/** The protocol revision a message's `_meta` names, if any. */
+export function metaRevisionOf(message: JsonRpcMessage): unknown {
+  const params = "params" in message ? message.params : undefined;
+  const meta = params?._meta;
+  return typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)[MetaKey.protocolVersion] : undefined;
+}
+
+export function eraOf(message: JsonRpcMessage, request: IncomingMessage): RequestEraVerdict {
+  const header = headerValue(request, "mcp-protocol-version");
+  const sessionId = headerValue(request, "mcp-session-id");
+  const metaRevision = metaRevisionOf(message);
+  const isInitialize = "method" in message && message.method === "initialize";
+
+  // The body's `_meta` speaks for a modern request, whatever else it carries: a modern server
+  // ignores `Mcp-Session-Id` (streamable-http, "Earlier Streamable HTTP Revisions").
+  if (metaRevision !== undefined && !isInitialize) {
+    if (typeof metaRevision !== "string") return { era: "invalid", message: `_meta "${MetaKey.protocolVersion}" must be a string` };
+    return { era: "modern", revision: metaRevision };
+  }
+  if (sessionId !== undefined || isInitialize) {
+    // A legacy header names a legacy revision (transports, "Protocol Version Header": an invalid
+    // or unsupported one is 400); `initialize` carries its revision in the body instead.
+    if (header !== undefined && !isLegacyRevision(header)) {
+      return { era: "invalid", message: `MCP-Protocol-Version ${JSON.stringify(header)} is not a revision this gateway serves for a session; the legacy revisions are 2024-11-05 to 2025-11-25` };
+    }
+    if (sessionId !== undefined && !/^[\x21-\x7e]+$/.test(sessionId)) return { era: "invalid", message: "Mcp-Session-Id must be visible ASCII" };
+    return { era: "legacy", sessionId };
+  }
+  if (header !== undefined && isModernRevision(header)) return { era: "modern", revision: header };
+  if (header !== undefined && !isLegacyRevision(header)) {
+    return { era: "invalid", message: `MCP-Protocol-Version ${JSON.stringify(header)} is not a revision this gateway knows` };
+  }
+  return { era: "legacy" };
+}
+
+/** A header sent once, as a string; a header repeated counts as the first value (Node joins some). */
+export function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,170 @@
+/**
+ * One request through the gateway, from its slot to its answer: a place among `maxRequests` (or
+ * in the bounded queue, or 503 with `Retry-After` past it), the relay found (a session's child is
+ * spawned here, inside the slot), the request handed to it with a signal that aborts when the
+ * caller goes away or `requestTimeoutMs` passes, and whatever happens an answer to the caller and
+ * one `requestDone` report. On a timeout the caller is answered at once, without waiting for the
+ * child: the relay is told through the signal (it sends `notifications/cancelled`).
+ */
+import type { ServerResponse } from "node:http";
+import { McpTransportError, asMcpTransportError } from "../../errors.js";
+import { isFailure, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION } from "../../protocol/modern.js";
+import type { RequestEra, RequestOutcome } from "../ops/telemetry.js";
+import type { Relay, RequestSink } from "../relay.js";
+import { RETRY_AFTER_SECONDS } from "./admission.js";
+import { failureAnswer, jsonRpcError, outcomeOf } from "./failure-answers.js";
+import type { FrontContext } from "./front-context.js";
+import type { RequestReply } from "./request-reply.js";
+
+/** What the front knows of one forwarded request, for its answer and its report. */
+export interface ForwardPlan {
+  requestId: string;
+  era: RequestEra;
+  startedAt: number;
+  principal: string;
+  sessionId?: string;
+  /** The relay to use, found (or spawned) once the request holds a slot. */
+  relay(): Promise<Relay>;
+  /** A message about the request the caller's reply cannot carry (it takes JSON only). */
+  undeliverable?(message: JsonRpcMessage): void;
+  /** The child answered; called just before the answer goes to the caller (a new session keeps its id, or drops it on an error). */
+  answered?(response: JsonRpcResponse): void;
+  /** Called once, however the request ended. */
+  finished?(): void;
+  childPid?(): number | undefined;
+}
+
+/** The caller went away before its answer (its connection or stream closed). */
+export function callerGone(): McpTransportError {
+  return new McpTransportError("DISCONNECTED", "the caller closed its connection before the answer");
+}
+
+export async function forwardRequest(
+  context: FrontContext,
+  response: ServerResponse,
+  message: JsonRpcRequest,
+  reply: RequestReply,
+  plan: ForwardPlan,
+): Promise<void> {
+  const { telemetry, options } = context;
+  const controller = new AbortController();
+  let release: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let finishedOnce = false;
+
+  const finish = (how: RequestOutcome, httpStatus: number): void => {
+    if (finishedOnce) return;
+    finishedOnce = true;
+    clearTimeout(timer);
+    response.off("close", onCallerClosed);
+    untrack();
+    release?.();
+    plan.finished?.();
+    telemetry.requestDone({
+      requestId: plan.requestId,
+      era: plan.era,
+      method: message.method,
+      outcome: how,
+      status: httpStatus,
+      durationMs: Date.now() - plan.startedAt,
+      sessionId: plan.sessionId,
+      principal: plan.principal,
+      childPid: plan.childPid?.(),
+    });
+  };
+  const fail = (error: McpTransportError): void => {
+    if (finishedOnce) return;
+    // No server process to take it: 503, so a balancer may send the caller elsewhere.
+    const status = error.reason === "UNAVAILABLE" && !reply.streaming ? 503 : 200;
+    if (status === 503) reply.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    reply.answer(failureAnswer(message.id, error), status);
+    finish(outcomeOf(error), status);
+  };
+  const onCallerClosed = (): void => {
+    if (finishedOnce) return;
+    // The caller can no longer be answered; its request is cancelled at the child.
+    controller.abort(callerGone());
+    finish("cancelled", 499);
+  };
+  response.on("close", onCallerClosed);
+  // The drain may answer it: the caller gets the error, the child is told through the signal.
+  const untrack = context.inFlight.add((error) => {
+    controller.abort(error);
+    fail(error);
+  });
+
+  let slot: (() => void) | undefined;
+  try {
+    slot = await context.admission.acquire(controller.signal);
+  } catch {
+    return; // the caller left while queued: already reported
+  }
+  if (slot === undefined) {
+    telemetry.rejected("queue_full", 503, plan.requestId);
+    reply.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    reply.answer(jsonRpcError(message.id, -32000, "the gateway is at its limit of requests in flight and queued; try again later"), 503);
+    finish("rejected", 503);
+    return;
+  }
+  release = slot;
+  if (finishedOnce) {
+    release();
+    return;
+  }
+  timer = setTimeout(() => {
+    const error = new McpTransportError("TIMEOUT", `the request timed out in the gateway after ${options.requestTimeoutMs} ms`, {
+      timeoutMs: options.requestTimeoutMs,
+      method: message.method,
+    });
+    controller.abort(error);
+    fail(error);
+  }, options.requestTimeoutMs);
+
+  let relay: Relay;
+  try {
+    relay = await plan.relay();
+  } catch (error) {
+    if (finishedOnce) return;
+    telemetry.rejected("not_ready", 503, plan.requestId);
+    reply.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    reply.answer(failureAnswer(message.id, asMcpTransportError(error, "UNAVAILABLE", "no server process could be started")), 503);
+    finish("rejected", 503);
+    return;
+  }
+  if (finishedOnce) return;
+
+  const sink: RequestSink = {
+    message(child) {
+      if (finishedOnce) return;
+      if (!reply.message(child)) plan.undeliverable?.(child);
+    },
+    answer(answer) {
+      if (finishedOnce) return;
+      const httpStatus = plan.era === "modern" ? modernStatus(answer) : 200;
+      plan.answered?.(answer);
+      reply.answer(answer, httpStatus);
+      finish(isFailure(answer) ? "error" : "ok", reply.streaming ? 200 : httpStatus);
+    },
+    failed(error) {
+      fail(error);
+    },
+  };
+  try {
+    relay.request(message, sink, controller.signal);
+  } catch (error) {
+    fail(asMcpTransportError(error, "UNAVAILABLE", "the request could not be handed to a server process"));
+  }
+}
+
+/**
+ * The HTTP status of a modern answer sent as JSON (streamable-http, "Protocol Version Header"):
+ * 400 for the errors about the request's headers, revision or capabilities, 404 for a method the
+ * server does not implement, 200 otherwise.
+ */
+export function modernStatus(answer: JsonRpcResponse): number {
+  if (!isFailure(answer)) return 200;
+  const code = answer.error.code;
+  if (code === HEADER_MISMATCH || code === UNSUPPORTED_PROTOCOL_VERSION || code === MISSING_REQUIRED_CLIENT_CAPABILITY) return 400;
+  return code === -32601 ? 404 : 200;
+}

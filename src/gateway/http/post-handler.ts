@@ -1,0 +1,225 @@
+/**
+ * A POST to the MCP endpoint, once its caller is let in: the body read within `maxBodyBytes`
+ * (413 before parsing), parsed as one JSON-RPC message (400 otherwise), its era told, and then
+ * routed: a 2026-07-28 request to the pool (its mirrored headers checked first); a legacy one to
+ * its session's child (session mode; `initialize` opens the session) or to the pool (stateless
+ * mode). Notifications and responses are answered 202 once handed on.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import {
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_PARSE_ERROR,
+  isNotification,
+  isRequest,
+  parseMessage,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from "../../protocol/jsonrpc.js";
+import { HEADER_MISMATCH } from "../../protocol/modern.js";
+import type { Principal } from "../gateway-options.js";
+import type { RejectionCause } from "../ops/telemetry.js";
+import type { LegacySession } from "../sessions/legacy-session.js";
+import { readBody } from "./body-reader.js";
+import { eraOf } from "./era-of-request.js";
+import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
+import { forwardRequest, type ForwardPlan } from "./forward.js";
+import type { FrontContext } from "./front-context.js";
+import { modernHeaderMismatch } from "./modern-headers.js";
+import { RequestReply, writeEmpty, writeJson } from "./request-reply.js";
+
+export interface PostRequest {
+  requestId: string;
+  startedAt: number;
+  principal: Principal;
+  /** CORS headers for the caller's origin, if it sent one. */
+  headers: OutgoingHttpHeaders;
+}
+
+export async function handlePost(context: FrontContext, request: IncomingMessage, response: ServerResponse, post: PostRequest): Promise<void> {
+  const reject = (cause: RejectionCause, status: number, body: unknown, extra: OutgoingHttpHeaders = {}): void => {
+    context.telemetry.rejected(cause, status, post.requestId);
+    writeJson(response, status, body, { ...post.headers, ...extra });
+  };
+  const contentType = request.headers["content-type"];
+  if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType)) {
+    context.telemetry.rejected("bad_request", 415, post.requestId);
+    writeJson(response, 415, jsonRpcError(null, JSONRPC_INVALID_REQUEST, "the body must be application/json"), post.headers);
+    return;
+  }
+  const body = await readBody(request, context.options.maxBodyBytes);
+  if (body.kind === "aborted") return;
+  if (body.kind === "too_large") {
+    context.telemetry.rejected("body_too_large", 413, post.requestId);
+    // The rest of the body is never read: the connection closes once the answer is out.
+    response.shouldKeepAlive = false;
+    writeJson(response, 413, jsonRpcError(null, JSONRPC_INVALID_REQUEST, `the body is larger than the gateway's limit of ${context.options.maxBodyBytes} bytes`), {
+      ...post.headers,
+      Connection: "close",
+    });
+    response.once("finish", () => request.destroy());
+    return;
+  }
+
+  let message: JsonRpcMessage;
+  try {
+    message = parseMessage(body.text);
+  } catch {
+    const notJson = !isJson(body.text);
+    reject("bad_request", 400, jsonRpcError(null, notJson ? JSONRPC_PARSE_ERROR : JSONRPC_INVALID_REQUEST, notJson ? "the body is not JSON" : "the body is not one JSON-RPC 2.0 message (batches are not taken)"));
+    return;
+  }
+  const idOf = (m: JsonRpcMessage) => (isRequest(m) ? m.id : null);
+  const verdict = eraOf(message, request);
+  if (verdict.era === "invalid") {
+    reject("bad_request", 400, jsonRpcError(idOf(message), JSONRPC_INVALID_REQUEST, verdict.message));
+    return;
+  }
+  const accept = String(request.headers.accept ?? "*/*");
+  const reply = (): RequestReply => new RequestReply(response, { sse: /text\/event-stream|\*\/\*|text\/\*/i.test(accept) }, post.headers);
+  const plan = (era: "modern" | "legacy", fields: Partial<ForwardPlan> & Pick<ForwardPlan, "relay">): ForwardPlan => ({
+    requestId: post.requestId,
+    era,
+    startedAt: post.startedAt,
+    principal: post.principal.principal,
+    ...fields,
+  });
+
+  if (verdict.era === "modern") {
+    if (!isRequest(message)) {
+      if (isNotification(message)) {
+        context.poolFor("modern", post.principal).notification(message);
+        writeEmpty(response, 202, post.headers);
+      } else {
+        reject("bad_request", 400, jsonRpcError(null, JSONRPC_INVALID_REQUEST, "a 2026-07-28 client sends no responses"));
+      }
+      return;
+    }
+    const mismatch = modernHeaderMismatch(message, request);
+    if (mismatch !== undefined) {
+      reject("bad_request", 400, jsonRpcError(message.id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`));
+      return;
+    }
+    await forwardRequest(context, response, message, reply(), plan("modern", { relay: async () => context.poolFor("modern", post.principal) }));
+    return;
+  }
+
+  if (context.options.legacy === "stateless") {
+    if (isRequest(message)) {
+      await forwardRequest(context, response, message, reply(), plan("legacy", { relay: async () => context.poolFor("legacy", post.principal) }));
+      return;
+    }
+    const pool = context.poolFor("legacy", post.principal);
+    if (isNotification(message)) pool.notification(message);
+    else pool.response(message);
+    writeEmpty(response, 202, post.headers);
+    return;
+  }
+
+  // Session mode.
+  if (verdict.sessionId === undefined) {
+    if (isRequest(message) && message.method === "initialize") {
+      await openSession(context, response, message, reply(), post, plan);
+      return;
+    }
+    reject("bad_request", 400, jsonRpcError(idOf(message), JSONRPC_INVALID_REQUEST, "Bad Request: this request needs the Mcp-Session-Id of its session; send initialize first"));
+    return;
+  }
+  const session = context.sessions.get(verdict.sessionId);
+  // A session of another principal is as unknown as one that never was.
+  if (session === undefined || !session.initialized || !session.belongsTo(post.principal)) {
+    reject("unknown_session", 404, jsonRpcError(idOf(message), SESSION_NOT_FOUND_CODE, "Session not found: initialize a new session"));
+    return;
+  }
+  context.sessions.touch(session);
+  const child = session.child!;
+  if (isRequest(message)) {
+    session.inFlight++;
+    await forwardRequest(
+      context,
+      response,
+      message,
+      reply(),
+      plan("legacy", {
+        sessionId: session.id,
+        relay: async () => child,
+        // A request of the child that the caller's JSON reply cannot carry goes to the GET stream.
+        undeliverable: (m) => {
+          if (isRequest(m)) session.unsolicited(m);
+        },
+        finished: () => {
+          session.inFlight--;
+          context.sessions.touch(session);
+        },
+        childPid: () => child.pid,
+      }),
+    );
+    return;
+  }
+  if (isNotification(message)) child.notification(message);
+  else child.response(message);
+  writeEmpty(response, 202, post.headers);
+}
+
+/** `initialize` without a session: a session within the caps, its child spawned, its id on the answer. */
+async function openSession(
+  context: FrontContext,
+  response: ServerResponse,
+  message: JsonRpcRequest,
+  reply: RequestReply,
+  post: PostRequest,
+  plan: (era: "legacy", fields: Partial<ForwardPlan> & Pick<ForwardPlan, "relay">) => ForwardPlan,
+): Promise<void> {
+  const opened = context.sessions.open(post.principal);
+  if ("refused" in opened) {
+    const status = opened.refused === "sessions_full" ? 503 : 429;
+    context.telemetry.rejected(opened.refused, status, post.requestId);
+    const words = opened.refused === "sessions_full" ? "the gateway holds as many sessions as it may; try again later" : "this caller holds as many sessions as it may; end one (DELETE) first";
+    writeJson(response, status, jsonRpcError(message.id, -32000, words), { ...post.headers, "Retry-After": "1" });
+    return;
+  }
+  const session: LegacySession = opened.session;
+  let answeredOk = false;
+  reply.setHeader("Mcp-Session-Id", session.id);
+  await forwardRequest(
+    context,
+    response,
+    message,
+    reply,
+    plan("legacy", {
+      sessionId: session.id,
+      relay: async () => {
+        const child = context.openSessionChild(
+          {
+            message: (m) => session.unsolicited(m),
+            exited: () => void context.sessions.end(session, "child_exited"),
+          },
+          post.principal,
+        );
+        session.child = child;
+        // The session ended (the gateway closing) while it was opened.
+        if (session.ended) void child.close();
+        return child;
+      },
+      answered: (answer) => {
+        answeredOk = "result" in answer;
+        session.initialized = answeredOk;
+        if (!answeredOk) reply.removeHeader("Mcp-Session-Id");
+      },
+      finished: () => {
+        // A session whose initialize failed never existed for the caller.
+        if (!answeredOk) void context.sessions.end(session, "failed_to_start");
+        else context.sessions.touch(session);
+      },
+      childPid: () => session.child?.pid,
+    }),
+  );
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * GET and DELETE on the MCP endpoint, which only legacy sessions have (transports, "Listening for
+ * Messages from the Server", "Session Management"): GET opens the session's stream for what its
+ * child says outside any request, resumed from `Last-Event-ID`; DELETE ends the session and stops
+ * its child. Without a session (2026-07-28 callers, stateless mode) both are 405; an unknown or
+ * dead session is 404, so the caller initializes again.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Principal } from "../gateway-options.js";
+import type { LegacySession } from "../sessions/legacy-session.js";
+import { headerValue } from "./era-of-request.js";
+import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
+import type { FrontContext } from "./front-context.js";
+import { writeEmpty, writeJson } from "./request-reply.js";
+import { SseWriter } from "./sse-writer.js";
+
+/** How often a quiet GET stream gets a comment line, so intermediaries keep it open. */
+export const KEEP_ALIVE_MS = 15_000;
+
+export interface SessionRouteRequest {
+  requestId: string;
+  principal: Principal;
+  headers: OutgoingHttpHeaders;
+}
+
+/** The caller's session, or the answer already sent (405 or 404). */
+function sessionOf(context: FrontContext, request: IncomingMessage, response: ServerResponse, route: SessionRouteRequest): LegacySession | undefined {
+  const id = headerValue(request, "mcp-session-id");
+  if (context.options.legacy === "stateless" || id === undefined) {
+    writeEmpty(response, 405, { ...route.headers, Allow: "POST" });
+    return undefined;
+  }
+  const session = context.sessions.get(id);
+  if (session === undefined || !session.initialized || !session.belongsTo(route.principal)) {
+    context.telemetry.rejected("unknown_session", 404, route.requestId);
+    writeJson(response, 404, jsonRpcError(null, SESSION_NOT_FOUND_CODE, "Session not found: initialize a new session"), route.headers);
+    return undefined;
+  }
+  return session;
+}
+
+export function handleGet(context: FrontContext, request: IncomingMessage, response: ServerResponse, route: SessionRouteRequest): void {
+  if (!/text\/event-stream|\*\/\*/i.test(String(request.headers.accept ?? ""))) {
+    context.telemetry.rejected("bad_request", 406, route.requestId);
+    writeJson(response, 406, jsonRpcError(null, -32600, "a GET on the MCP endpoint must accept text/event-stream"), route.headers);
+    return;
+  }
+  const session = sessionOf(context, request, response, route);
+  if (session === undefined) return;
+  context.sessions.touch(session);
+  const stream = new SseWriter(response);
+  stream.open(200, { ...route.headers, "Mcp-Session-Id": session.id });
+  session.attachStream(stream, headerValue(request, "last-event-id"));
+  const keepAlive = setInterval(() => {
+    if (!stream.keepAlive()) clearInterval(keepAlive);
+  }, KEEP_ALIVE_MS);
+  keepAlive.unref();
+  response.once("close", () => {
+    clearInterval(keepAlive);
+    session.detachStream(stream);
+  });
+}
+
+export async function handleDelete(context: FrontContext, request: IncomingMessage, response: ServerResponse, route: SessionRouteRequest): Promise<void> {
+  const session = sessionOf(context, request, response, route);
+  if (session === undefined) return;
+  // Answered once the child is gone, so a caller that deletes and counts processes sees none.
+  await context.sessions.end(session, "deleted");
+  writeEmpty(response, 200, route.headers);
+}

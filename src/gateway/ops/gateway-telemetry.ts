@@ -1,0 +1,90 @@
+/**
+ * The `GatewayTelemetry` the gateway runs with: every report counted into the metrics
+ * (gateway-metrics.ts) and written as a JSON log line (log-lines.ts). `metricsText()` is what
+ * the admin server answers on `/metrics`.
+ */
+import { createRequire } from "node:module";
+import { createGatewayMetrics, type GatewayMetrics } from "./gateway-metrics.js";
+import { GatewayLog, stderrLogWriter, type LogWriter } from "./log-lines.js";
+import { methodLabel } from "./method-label.js";
+import type { Collector } from "./metric-registry.js";
+import { processMetrics } from "./process-metrics.js";
+import { renderPrometheusText } from "./prometheus-text.js";
+import { createSessionHasher } from "./session-hash.js";
+import type { ChildExitCause, GatewayTelemetry, RejectionCause, RequestReport } from "./telemetry.js";
+
+const packageJson = createRequire(import.meta.url)("../../../package.json") as { version: string };
+
+export interface GatewayTelemetryOptions {
+  /** Where the JSON log lines go, one call per line without its line feed. @default process.stderr */
+  log?: LogWriter;
+  /** The key of the session-id hash. @default 32 random bytes, drawn once */
+  sessionHashKey?: Uint8Array;
+  /** Whether `/metrics` shows the process basics (CPU, memory, event-loop delay). @default true */
+  processMetrics?: boolean;
+  /** The clock of the log lines' `time`. @default () => new Date() */
+  now?: () => Date;
+}
+
+const OPTION_NAMES = new Set(["log", "sessionHashKey", "processMetrics", "now"]);
+
+/** The telemetry of one gateway: reports in, `/metrics` text and log lines out. */
+export interface GatewayTelemetryRecorder extends GatewayTelemetry {
+  /** The metrics in the Prometheus text format 0.0.4 (`PROMETHEUS_CONTENT_TYPE`). */
+  metricsText(): string;
+  /** Adds families computed at each scrape (the readiness gauge, say). */
+  addCollector(collector: Collector): void;
+  /** The kept metrics, for tests and for decisions that read them. */
+  readonly metrics: GatewayMetrics;
+  /** Stops sampling the event loop. Idempotent; reports after it are still counted. */
+  close(): void;
+}
+
+export function createGatewayTelemetry(options: GatewayTelemetryOptions = {}): GatewayTelemetryRecorder {
+  const unknown = Object.keys(options).find((key) => !OPTION_NAMES.has(key));
+  if (unknown !== undefined) {
+    throw new TypeError(`createGatewayTelemetry: unknown option "${unknown}"; it takes ${[...OPTION_NAMES].join(", ")}`);
+  }
+  const metrics = createGatewayMetrics();
+  const log = new GatewayLog(options.log ?? stderrLogWriter, createSessionHasher(options.sessionHashKey), options.now);
+  const processBasics = options.processMetrics === false ? undefined : processMetrics(packageJson.version);
+  if (processBasics !== undefined) metrics.registry.collect(processBasics.collector);
+
+  return {
+    metrics,
+    requestDone(report: RequestReport) {
+      const labels = { era: report.era, method: methodLabel(report.method) };
+      metrics.requests.inc({ ...labels, outcome: report.outcome });
+      metrics.requestDuration.observe(Math.max(0, report.durationMs) / 1000, labels);
+      log.request(report);
+    },
+    rejected(cause: RejectionCause, status: number, requestId: string) {
+      metrics.rejections.inc({ cause });
+      log.rejected(cause, status, requestId);
+    },
+    inFlight(running: number, queued: number) {
+      metrics.inFlight.set(running);
+      metrics.queued.set(queued);
+    },
+    sessions(count: number) {
+      metrics.sessions.set(count);
+    },
+    children(running: number) {
+      metrics.children.set(running);
+    },
+    childSpawned(pid: number) {
+      metrics.childSpawns.inc();
+      log.childSpawned(pid);
+    },
+    childExited(pid: number, cause: ChildExitCause, exitCode: number | null, signal: string | null) {
+      metrics.childExits.inc({ cause });
+      log.childExited(pid, cause, exitCode, signal);
+    },
+    note(event: string, fields?: Readonly<Record<string, string | number | boolean>>) {
+      log.note(event, fields);
+    },
+    metricsText: () => renderPrometheusText(metrics.registry.snapshot()),
+    addCollector: (collector) => metrics.registry.collect(collector),
+    close: () => processBasics?.stop(),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * One endpoint, both eras, told apart per POST (basic/transports): a 2026-07-28 caller reaches a
+ * pool child, a legacy caller its session's own child (`--legacy session`) or the pool
+ * (`--legacy stateless`). Callers: mcpwire itself, the official SDK v1 client and the v2 client.
+ */
+import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as SdkV1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as SdkV2Client, StreamableHTTPClientTransport as SdkV2Transport } from "@modelcontextprotocol/client";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../../src/index.js";
+import { closedAfterEach } from "../../helpers/owned.js";
+import { EVERYTHING_TARGET, MODERN_TARGET, startGateway } from "../helpers/gateway-fixture.js";
+
+const own = closedAfterEach(30_000);
+
+describe("2026-07-28 callers reach the pool", () => {
+  it("mcpwire calls a tool of the modern server through the gateway", async () => {
+    const { url } = own(await startGateway({ target: MODERN_TARGET }));
+    const client = own(await connect(url, { protocolVersion: "modern" }));
+    expect(client.era).toBe("modern");
+    const result = await client.callTool("echo", { text: "through the gateway" });
+    expect(result.content).toEqual([{ type: "text", text: "through the gateway" }]);
+  }, 60_000);
+
+  it("the official v2 client calls a tool of the modern server", async () => {
+    const { url } = own(await startGateway({ target: MODERN_TARGET }));
+    const client = new SdkV2Client({ name: "v2", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new SdkV2Transport(new URL(url)));
+    own({ close: () => client.close() });
+    const result = await client.callTool({ name: "echo", arguments: { text: "v2" } });
+    expect(result.content).toEqual([{ type: "text", text: "v2" }]);
+  }, 60_000);
+});
+
+describe("legacy callers, session mode", () => {
+  it("mcpwire initializes a session of server-everything and calls a tool", async () => {
+    const { url } = own(await startGateway({ target: EVERYTHING_TARGET, poolMin: 0 }));
+    const client = own(await connect(url, { protocolVersion: "legacy" }));
+    expect(client.era).toBe("legacy");
+    const result = await client.callTool("echo", { message: "hello" });
+    expect(JSON.stringify(result.content)).toContain("hello");
+  }, 60_000);
+
+  it("the official v1 client initializes a session and lists tools", async () => {
+    const { url } = own(await startGateway({ target: EVERYTHING_TARGET, poolMin: 0 }));
+    const client = new SdkV1Client({ name: "v1", version: "1.0.0" });
+    const transport = new SdkV1Transport(new URL(url));
+    await client.connect(transport);
+    own({ close: () => client.close() });
+    expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("echo");
+  }, 60_000);
+});
+
+describe("legacy callers, stateless mode", () => {
+  it("mcpwire reaches a pool child the gateway initialized, without a session id", async () => {
+    const { url } = own(await startGateway({ target: EVERYTHING_TARGET, legacy: "stateless" }));
+    const client = own(await connect(url, { protocolVersion: "legacy" }));
+    const result = await client.callTool("echo", { message: "stateless" });
+    expect(JSON.stringify(result.content)).toContain("stateless");
+  }, 60_000);
+});

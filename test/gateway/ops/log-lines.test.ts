@@ -1,0 +1,125 @@
+/**
+ * The JSON log lines: one object per line with the fields of its report and nothing else. The
+ * reports below are built next to secrets a gateway holds (a caller's headers, a request body,
+ * the children's environment), some of them put on the report objects themselves; none may
+ * reach a line, and a session id appears only as its keyed hash.
+ */
+import { describe, expect, it } from "vitest";
+import { createGatewayTelemetry } from "../../../src/gateway/ops/gateway-telemetry.js";
+import { createSessionHasher, SESSION_HASH_HEX_LENGTH } from "../../../src/gateway/ops/session-hash.js";
+import type { RequestReport } from "../../../src/gateway/ops/telemetry.js";
+
+const SECRETS = {
+  authorization: "Bearer tok-4f1e9c2a77d0",
+  cookie: "sid=cookie-secret-93ab",
+  body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pay","arguments":{"card":"4111111111111111"}}}',
+  bodyFragment: "4111111111111111",
+  env: "AWS_SECRET_ACCESS_KEY=env-secret-55c1",
+  envValue: "env-secret-55c1",
+  sessionId: "c0ffee00-session-secret-1234",
+  methodSecret: "tools/call?token=method-secret-77",
+};
+
+function capture() {
+  const lines: string[] = [];
+  const telemetry = createGatewayTelemetry({ log: (line) => lines.push(line), processMetrics: false });
+  return { lines, telemetry, parsed: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+describe("the gateway's log lines", () => {
+  it("hold none of the secrets beside a report, and the session id only hashed", () => {
+    const { lines, telemetry, parsed } = capture();
+    // A caller's own report object with extra members, as a careless front might pass it.
+    const leaky = {
+      requestId: "req-1",
+      era: "legacy",
+      method: SECRETS.methodSecret,
+      outcome: "ok",
+      status: 200,
+      durationMs: 5.25,
+      sessionId: SECRETS.sessionId,
+      principal: "alice",
+      childPid: 4242,
+      headers: { authorization: SECRETS.authorization, cookie: SECRETS.cookie },
+      body: SECRETS.body,
+      env: { AWS_SECRET_ACCESS_KEY: SECRETS.envValue },
+    } as RequestReport;
+    telemetry.requestDone(leaky);
+    telemetry.rejected("unauthorized", 401, SECRETS.authorization);
+    telemetry.childExited(4242, "crash", 1, SECRETS.env);
+    telemetry.note("drain_started", { drainMs: 30_000, phase: "x", "Bad Key": SECRETS.cookie, time: SECRETS.cookie });
+    telemetry.note(`crash loop ${SECRETS.cookie}`);
+
+    const text = lines.join("\n");
+    for (const [name, secret] of Object.entries(SECRETS)) expect(text, name).not.toContain(secret);
+    for (const line of lines) expect(line).not.toContain("\n");
+
+    const [request, rejected, exited, note, badNote] = parsed();
+    expect(request).toEqual({
+      time: expect.any(String),
+      event: "request",
+      requestId: "req-1",
+      era: "legacy",
+      method: "other",
+      outcome: "ok",
+      status: 200,
+      durationMs: 5.3,
+      session: expect.stringMatching(new RegExp(`^[0-9a-f]{${SESSION_HASH_HEX_LENGTH}}$`)),
+      principal: "alice",
+      childPid: 4242,
+    });
+    expect(rejected).toEqual({ time: expect.any(String), event: "rejected", requestId: "invalid", cause: "unauthorized", status: 401 });
+    expect(exited).toEqual({ time: expect.any(String), event: "child_exited", pid: 4242, cause: "crash", exitCode: 1 });
+    expect(note).toEqual({ time: expect.any(String), event: "drain_started", drainMs: 30_000, phase: "x" });
+    expect(badNote).toEqual({ time: expect.any(String), event: "note" });
+  });
+
+  it("hashes a session the same way within the process, differently across sessions and keys, never as given", () => {
+    const key = Buffer.alloc(32, 9);
+    const { telemetry, parsed } = capture();
+    const sessionOf = (sessionId: string) => {
+      telemetry.requestDone({ requestId: "r", era: "legacy", method: "ping", outcome: "ok", status: 200, durationMs: 1, sessionId });
+      return parsed().at(-1)!.session as string;
+    };
+    const first = sessionOf(SECRETS.sessionId);
+    expect(sessionOf(SECRETS.sessionId)).toBe(first);
+    expect(sessionOf(`${SECRETS.sessionId}x`)).not.toBe(first);
+    expect(first).not.toContain(SECRETS.sessionId.slice(0, 8));
+    // Keyed: the hash depends on the key, so nobody without it can match a known id to a line.
+    expect(createSessionHasher(key)(SECRETS.sessionId)).toBe(createSessionHasher(key)(SECRETS.sessionId));
+    expect(createSessionHasher(key)(SECRETS.sessionId)).not.toBe(createSessionHasher(Buffer.alloc(32, 8))(SECRETS.sessionId));
+    // Two telemetries draw their own keys.
+    const other = capture();
+    other.telemetry.requestDone({ requestId: "r", era: "legacy", method: "ping", outcome: "ok", status: 200, durationMs: 1, sessionId: SECRETS.sessionId });
+    expect(other.parsed()[0]!.session).not.toBe(first);
+  });
+
+  it("keeps a principal short and on one line, and writes each child's spawn and exit", () => {
+    const { lines, telemetry, parsed } = capture();
+    telemetry.requestDone({ requestId: "r", era: "modern", method: "tools/list", outcome: "ok", status: 200, durationMs: 1, principal: `x\ny${"z".repeat(500)}` });
+    telemetry.childSpawned(77);
+    telemetry.childExited(77, "shutdown", null, "SIGTERM");
+    expect(lines).toHaveLength(3);
+    const [request, spawned, exited] = parsed();
+    expect((request!.principal as string).length).toBeLessThanOrEqual(201);
+    expect(request!.method).toBe("tools/list");
+    expect(spawned).toEqual({ time: expect.any(String), event: "child_spawned", pid: 77 });
+    expect(exited).toEqual({ time: expect.any(String), event: "child_exited", pid: 77, cause: "shutdown", signal: "SIGTERM" });
+  });
+
+  it("goes on when the writer throws", () => {
+    const telemetry = createGatewayTelemetry({
+      log: () => {
+        throw new Error("stderr closed");
+      },
+      processMetrics: false,
+    });
+    expect(() => telemetry.note("listening", { url: "http://127.0.0.1:1/mcp" })).not.toThrow();
+    expect(() => telemetry.requestDone({ requestId: "r", era: "modern", method: "ping", outcome: "ok", status: 200, durationMs: 1 })).not.toThrow();
+    expect(telemetry.metrics.requests.get({ era: "modern", method: "ping", outcome: "ok" })).toBe(1);
+  });
+
+  it("refuses an option nobody reads", () => {
+    expect(() => createGatewayTelemetry({ logg: () => {} } as never)).toThrow(/unknown option "logg"/);
+  });
+});
