@@ -5,16 +5,18 @@
  * again by a shell, and defaults it to the server installed in the image.
  *
  * The first tests run it in front of a stand-in for mcpwire's CLI that reports what it was given;
- * the last one in front of the real gateway and server-everything, once the gateway's CLI is
- * built (dist/cli/gateway/http-gateway-cli.js).
+ * the last ones in front of the real gateway and server-everything, once the gateway's CLI is
+ * built (dist/cli/gateway/http-gateway-cli.js), the last of all with the ConfigMap's variables and
+ * the Secrets' as the pod gets them.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../../src/index.js";
-import { DEPLOY, ROOT } from "./manifests.js";
+import { configMapData } from "./gateway-settings.js";
+import { DEPLOY, ROOT, at, manifest } from "./manifests.js";
 
 const ENTRYPOINT = `${DEPLOY}entrypoint.sh`;
 const EVERYTHING_ENTRY = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
@@ -189,5 +191,79 @@ describe.skipIf(!GATEWAY_CLI_BUILT)("the entrypoint, in front of the built gatew
     // The process listening is the one the entrypoint started: the gateway, not a shell above it.
     run.child.kill("SIGTERM");
     expect(await run.exited).toMatchObject({ code: 0, signal: null });
+  });
+});
+
+/** The processes whose command line holds `marker`: a child the gateway left behind would be one. */
+function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+describe.skipIf(!GATEWAY_CLI_BUILT || process.platform !== "linux")("the entrypoint with the pod's environment", () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), "mcpwire-pod-"));
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("starts on the ConfigMap's variables, asks for the Secret's token, hands the children only the allowlisted secret, and leaves no child after SIGTERM", async () => {
+    // The pod's environment: the ConfigMap (envFrom) and the Deployment's env from the Secrets,
+    // on loopback ports; the token file where the Secret's volume would put it.
+    const tokenFile = join(scratch, "token");
+    const token = String(at(manifest("Secret", "mcpwire-gateway-token"), "stringData").token);
+    writeFileSync(tokenFile, token);
+    const serverKey = String(at(manifest("Secret", "mcpwire-gateway-server"), "stringData")["api-key"]);
+    const marker = `pod-run-${process.pid}-${Date.now()}`;
+    const run = startEntrypoint({
+      ...configMapData(),
+      MCPWIRE_GATEWAY_LISTEN: "127.0.0.1:0",
+      MCPWIRE_GATEWAY_ADMIN_LISTEN: "127.0.0.1:0",
+      MCPWIRE_GATEWAY_TOKEN_FILE: tokenFile,
+      // The drain delay waits for endpoints that are not there; the ConfigMap's 5s is still read at start by every other run.
+      MCPWIRE_GATEWAY_DRAIN_DELAY: "1",
+      MCPWIRE_GATEWAY_TARGET: `'${process.execPath}' '${EVERYTHING_ENTRY}' stdio ${marker}`,
+      MCPWIRE_IMAGE_APP_DIR: ROOT,
+      MCP_SERVER_API_KEY: serverKey,
+      UNLISTED_SECRET: "never-for-a-child",
+    });
+    const listening = await run.stderrLine((line) => line.event === "listening");
+    const url = String(listening.url);
+    const adminUrl = String(listening.adminUrl);
+
+    await expect.poll(async () => (await fetch(`${adminUrl}/readyz`)).status, { timeout: RUN_DEADLINE_MS }).toBe(200);
+    expect((await fetch(`${adminUrl}/healthz`)).status).toBe(200);
+
+    // No token, no answer.
+    const anonymous = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
+    });
+    expect(anonymous.status).toBe(401);
+
+    const client = await connect(url, { headers: { authorization: `Bearer ${token}` } });
+    try {
+      const result = await client.callTool("get-env");
+      const childEnv = JSON.parse(String((result.content[0] as { text: string }).text)) as Record<string, string>;
+      expect(childEnv.MCP_SERVER_API_KEY).toBe(serverKey);
+      expect(childEnv.UNLISTED_SECRET).toBeUndefined();
+      expect(Object.keys(childEnv).filter((name) => name.startsWith("MCPWIRE_"))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+    // The children (the gateway's own command line holds the marker too, inside its target).
+    expect(processesWith(marker).filter((pid) => pid !== run.child.pid).length).toBeGreaterThan(0);
+
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toMatchObject({ code: 0, signal: null });
+    expect(processesWith(marker)).toEqual([]);
   });
 });
