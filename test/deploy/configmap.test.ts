@@ -90,3 +90,20 @@ describe("the ConfigMap", () => {
     for (const name of gatewaySettings().envAllow) expect(name.startsWith("MCPWIRE_")).toBe(false);
   });
 });
+
+describe("the list of variables, against the gateway's CLI", () => {
+  it("names every flag the gateway's help lists, each with the variable the CLI derives from it", async () => {
+    const { GATEWAY_HELP, variableOf } = await import("../../src/cli/gateway/http-gateway-cli.js");
+    const helpFlags = new Set([...GATEWAY_HELP.matchAll(/--([a-z][a-z-]+)/g)].map((m) => m[1]!).filter((flag) => !["help", "stdio"].includes(flag)));
+    const listed = variables.filter((v) => v.flag.startsWith("--"));
+    expect(new Set(listed.map((v) => v.flag.slice(2)))).toEqual(helpFlags);
+    for (const variable of listed) expect(variableOf(variable.flag.slice(2))).toBe(variable.name);
+  });
+
+  it("holds only names the CLI accepts, and the ConfigMap's values are read without complaint", async () => {
+    const { gatewayOptionsFrom } = await import("../../src/cli/gateway/http-gateway-cli.js");
+    expect(() => gatewayOptionsFrom([], { ...data, MCPWIRE_GATEWAY_TARGET: "server" })).not.toThrow();
+    // The CLI refuses a name outside the list, which is what makes the first check above mean something.
+    expect(() => gatewayOptionsFrom([], { ...data, MCPWIRE_GATEWAY_TARGET: "server", MCPWIRE_GATEWAY_POOL_MAXIMUM: "4" })).toThrow(/unknown variable MCPWIRE_GATEWAY_POOL_MAXIMUM/);
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { FRONT_CLOSE_GRACE_MS } from "../../src/gateway/gateway.js";
 import { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS, KILL_WAIT_MS } from "../../src/transport/stdio/process-tree.js";
 import { CONFIGMAP_NAME, gatewaySettings, portOf } from "./gateway-settings.js";
 import { K8S, at, manifest, measuredChildRss, memoryBytes, type Json } from "./manifests.js";
@@ -51,8 +52,9 @@ describe("the Deployment", () => {
     }
   });
 
-  it("gives a SIGTERM longer than the drain delay, the drain and the children's close ladder", () => {
-    const drainAndStop = settings.drainDelayMs + settings.drainMs + DEFAULT_STDIN_CLOSE_GRACE_MS + DEFAULT_TERMINATE_GRACE_MS + KILL_WAIT_MS;
+  it("gives a SIGTERM longer than the drain delay, the drain, the front's close and the children's close ladder", () => {
+    const ladder = DEFAULT_STDIN_CLOSE_GRACE_MS + DEFAULT_TERMINATE_GRACE_MS + KILL_WAIT_MS;
+    const drainAndStop = settings.drainDelayMs + settings.drainMs + FRONT_CLOSE_GRACE_MS + ladder;
     expect((pod.terminationGracePeriodSeconds as number) * 1000).toBeGreaterThan(drainAndStop);
   });
 
