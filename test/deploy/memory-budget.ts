@@ -22,9 +22,14 @@ export interface BudgetInputs {
   childMaxMessageBytes: number;
 }
 
-/** How many children may run at once: the pool, one recycled child overlapping its replacement, and the sessions' own. */
+/**
+ * How many children may run at once: each pool (the 2026-07-28 one, and in stateless mode the
+ * legacy one beside it, src/gateway/default-children.ts) with one recycled child overlapping its
+ * replacement, and in session mode each session's own.
+ */
 export function childrenAtMost(inputs: BudgetInputs): number {
-  return inputs.poolMax + 1 + (inputs.legacy === "session" ? inputs.maxSessions : 0);
+  const pools = inputs.legacy === "stateless" ? 2 : 1;
+  return pools * (inputs.poolMax + 1) + (inputs.legacy === "session" ? inputs.maxSessions : 0);
 }
 
 export function memoryBudgetBytes(inputs: BudgetInputs): number {
