@@ -9,20 +9,17 @@
  * built (dist/cli/gateway/http-gateway-cli.js), the last of all with the ConfigMap's variables and
  * the Secrets' as the pod gets them.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../../src/index.js";
 import { configMapData } from "./gateway-settings.js";
-import { DEPLOY, ROOT, at, manifest } from "./manifests.js";
+import { RUN_DEADLINE_MS, killedAfterEach, processesWith, startEntrypoint } from "./entrypoint-run.js";
+import { ROOT, at, manifest } from "./manifests.js";
 
-const ENTRYPOINT = `${DEPLOY}entrypoint.sh`;
 const EVERYTHING_ENTRY = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
 const GATEWAY_CLI_BUILT = existsSync(`${ROOT}dist/cli/gateway/http-gateway-cli.js`);
-/** How long a run may take before the test gives up on it (a hang is a failure, not a wait). */
-const RUN_DEADLINE_MS = 25_000;
 
 /** Stands in for dist/cli/main.js: says its pid and argv on stdout, and how it was stopped. */
 const STAND_IN = `
@@ -34,87 +31,7 @@ process.stdout.write(JSON.stringify({ pid: process.pid, argv: process.argv.slice
 setInterval(() => {}, 1 << 30);
 `;
 
-interface Run {
-  child: ChildProcess;
-  /** The next line on stdout (or on stderr, for `stderrLine`) that parses as JSON, in order. */
-  stdoutLine(): Promise<Record<string, unknown>>;
-  stderrLine(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
-}
-
-const running = new Set<ChildProcess>();
-
-afterEach(async () => {
-  // Whatever a test left running is killed and reaped before the next one: the entrypoint's whole
-  // process group, so that an entrypoint that failed to exec leaves no orphan behind it.
-  await Promise.all(
-    [...running].map(async (child) => {
-      const gone = child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined;
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // the group is gone already
-      }
-      await gone;
-    }),
-  );
-  running.clear();
-});
-
-function startEntrypoint(env: Record<string, string>): Run {
-  // The host's MCPWIRE_* variables never steer the run; PATH is what finds node.
-  // detached: the leader of its own process group, which afterEach kills as a whole.
-  const child = spawn(ENTRYPOINT, [], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  running.add(child);
-  let stdout = "";
-  let stderr = "";
-  const stdoutWaiters: ((line: Record<string, unknown>) => void)[] = [];
-  const stdoutLines: Record<string, unknown>[] = [];
-  const stderrWatchers: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
-  const jsonLines = (buffer: string, take: (line: Record<string, unknown>) => void): string => {
-    const lines = buffer.split("\n");
-    for (const line of lines.slice(0, -1)) {
-      try {
-        take(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        // not a JSON line
-      }
-    }
-    return lines.at(-1)!;
-  };
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout = jsonLines(stdout + chunk, (line) => {
-      const waiter = stdoutWaiters.shift();
-      if (waiter) waiter(line);
-      else stdoutLines.push(line);
-    });
-  });
-  let stderrAll = "";
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-    stderrAll += chunk;
-    stderr = jsonLines(stderr + chunk, (line) => {
-      for (const watcher of stderrWatchers.filter((w) => w.match(line))) {
-        stderrWatchers.splice(stderrWatchers.indexOf(watcher), 1);
-        watcher.resolve(line);
-      }
-    });
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
-    child.once("close", (code, signal) => resolve({ code, signal, stderr: stderrAll }));
-  });
-  const deadline = <T>(what: string, promise: Promise<T>): Promise<T> =>
-    Promise.race([
-      promise,
-      exited.then(({ code, signal }) => Promise.reject(new Error(`the entrypoint ended (${code ?? signal}) before ${what}; stderr: ${stderrAll}`))),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${RUN_DEADLINE_MS} ms; stderr: ${stderrAll}`)), RUN_DEADLINE_MS).unref()),
-    ]);
-  return {
-    child,
-    stdoutLine: () => deadline("line on stdout", stdoutLines.length > 0 ? Promise.resolve(stdoutLines.shift()!) : new Promise((resolve) => stdoutWaiters.push(resolve))),
-    stderrLine: (match) => deadline("awaited log line", new Promise((resolve) => stderrWatchers.push({ match, resolve }))),
-    exited,
-  };
-}
+killedAfterEach();
 
 describe("the entrypoint, in front of a stand-in for the CLI", () => {
   let appDir: string;
@@ -193,19 +110,6 @@ describe.skipIf(!GATEWAY_CLI_BUILT)("the entrypoint, in front of the built gatew
     expect(await run.exited).toMatchObject({ code: 0, signal: null });
   });
 });
-
-/** The processes whose command line holds `marker`: a child the gateway left behind would be one. */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 describe.skipIf(!GATEWAY_CLI_BUILT || process.platform !== "linux")("the entrypoint with the pod's environment", () => {
   let scratch: string;
