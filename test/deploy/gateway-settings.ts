@@ -32,6 +32,7 @@ export interface GatewaySettings {
   drainDelayMs: number;
   drainMs: number;
   sessionIdleMs: number;
+  requestTimeoutMs: number;
   envAllow: string[];
   allowedHosts: string[];
   tokenFile: string | undefined;
@@ -57,6 +58,7 @@ export function gatewaySettings(data = configMapData()): GatewaySettings {
     drainDelayMs: duration("MCPWIRE_GATEWAY_DRAIN_DELAY", GATEWAY_DEFAULTS.drainDelayMs),
     drainMs: duration("MCPWIRE_GATEWAY_DRAIN_MS", GATEWAY_DEFAULTS.drainMs),
     sessionIdleMs: duration("MCPWIRE_GATEWAY_SESSION_IDLE", GATEWAY_DEFAULTS.sessionIdleMs),
+    requestTimeoutMs: duration("MCPWIRE_GATEWAY_REQUEST_TIMEOUT", GATEWAY_DEFAULTS.requestTimeoutMs),
     envAllow: list("MCPWIRE_GATEWAY_ENV_ALLOW"),
     allowedHosts: list("MCPWIRE_GATEWAY_ALLOWED_HOSTS"),
     tokenFile: data.MCPWIRE_GATEWAY_TOKEN_FILE,

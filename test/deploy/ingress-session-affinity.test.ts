@@ -25,6 +25,12 @@ describe("the session-affinity ingress", () => {
     expect(Number(expire![1]) * HAPROXY_TIME_UNIT_MS[expire![2]!]!).toBeGreaterThan(gatewaySettings().sessionIdleMs);
   });
 
+  it("lets a reply stream stay open longer than the gateway's request timeout, which ends it first", () => {
+    const timeout = /^(\d+)(ms|s|m|h|d)$/.exec(String(at(ingress, "metadata", "annotations")["haproxy.org/timeout-server"]));
+    expect(timeout).not.toBeNull();
+    expect(Number(timeout![1]) * HAPROXY_TIME_UNIT_MS[timeout![2]!]!).toBeGreaterThan(gatewaySettings().requestTimeoutMs);
+  });
+
   it("routes the gateway's path on a host the gateway accepts to the Service's port", () => {
     const settings = gatewaySettings();
     const service = manifest("Service", "mcpwire-gateway");
