@@ -14,6 +14,13 @@
 #                             (default /opt/mcp-server/bin/mcp-server, linked at build time)
 set -eu
 
+# The image is configured by variables only (a container's `args:` would bypass the ConfigMap);
+# arguments are refused rather than ignored, so a setting never silently goes unread.
+if [ "$#" -gt 0 ]; then
+  echo "mcpwire-gateway-entrypoint: takes no arguments, got $#; set MCPWIRE_GATEWAY_* variables instead (see mcpwire gateway --help)" >&2
+  exit 2
+fi
+
 app_dir="${MCPWIRE_IMAGE_APP_DIR:-/app}"
 server_bin="${MCPWIRE_IMAGE_SERVER_BIN:-/opt/mcp-server/bin/mcp-server}"
 target="${MCPWIRE_GATEWAY_TARGET:-$server_bin}"

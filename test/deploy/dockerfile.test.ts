@@ -64,7 +64,7 @@ describe("the Dockerfile", () => {
     const argv = execForm(entrypoint[0]!);
     expect(argv.slice(0, 2)).toEqual(["/usr/bin/tini", "--"]);
     // The script it starts is the one copied in.
-    expect(withKeyword(runtime, "COPY").map((i) => i.args)).toContain(`deploy/entrypoint.sh ${argv[2]}`);
+    expect(withKeyword(runtime, "COPY").map((i) => i.args)).toContain(`--chmod=0755 deploy/entrypoint.sh ${argv[2]}`);
     expect(withKeyword(runtime, "CMD")).toEqual([]);
   });
 
@@ -112,7 +112,7 @@ describe("the Dockerfile", () => {
     const sources = dockerfile.stages
       .flatMap((s) => withKeyword(s, "COPY"))
       .filter((i) => !i.args.startsWith("--from="))
-      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+      .flatMap((i) => i.args.split(/\s+/).filter((word) => !word.startsWith("--")).slice(0, -1));
     for (const source of sources) {
       expect(allowed.some((a) => a === source || (a.endsWith("/") && `${source}/`.startsWith(a))), source).toBe(true);
     }

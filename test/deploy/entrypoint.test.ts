@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../../src/index.js";
 import { configMapData } from "./gateway-settings.js";
-import { RUN_DEADLINE_MS, killedAfterEach, processesWith, startEntrypoint } from "./entrypoint-run.js";
+import { ENTRYPOINT, RUN_DEADLINE_MS, killedAfterEach, processesWith, startEntrypoint } from "./entrypoint-run.js";
 import { ROOT, at, manifest } from "./manifests.js";
 
 const EVERYTHING_ENTRY = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
@@ -73,6 +73,13 @@ describe("the entrypoint, in front of a stand-in for the CLI", () => {
     run.child.kill("SIGTERM");
     expect(await run.stdoutLine()).toEqual({ stoppedBy: "SIGTERM" });
     expect(await run.exited).toMatchObject({ code: 0, signal: null });
+  });
+
+  it("refuses arguments with the usage code, naming the variables to set instead", async () => {
+    const run = startEntrypoint({ MCPWIRE_IMAGE_APP_DIR: appDir }, [ENTRYPOINT, "--pool-max", "8"]);
+    const { code, stderr } = await run.exited;
+    expect(code).toBe(2);
+    expect(stderr).toContain("takes no arguments, got 2; set MCPWIRE_GATEWAY_* variables instead");
   });
 
   it("fails, without hanging, when mcpwire is not where MCPWIRE_IMAGE_APP_DIR says", async () => {
