@@ -222,6 +222,17 @@ export {
   type ToolNamingOptions,
 } from "./adapters/tool-naming.js";
 /**
+ * stdio to HTTP (`mcpwire gateway <target> --listen host:port`): a stdio server served over
+ * Streamable HTTP, both protocol eras on one endpoint (README, "The gateway").
+ * `createGateway(options)` returns `{ handler, listen, close }`.
+ */
+export { createGateway, type Gateway, type GatewayChildren, type GatewayChildrenFactory, type GatewayParts } from "./gateway/gateway.js";
+export { GATEWAY_DEFAULTS, type GatewayOptions, type GatewayTarget, type LegacyMode, type Principal } from "./gateway/gateway-options.js";
+export { GATEWAY_OPTION_NAMES } from "./gateway/check-options.js";
+export type { GatewayHandler } from "./gateway/http/handler.js";
+export type { Relay, RequestSink } from "./gateway/relay.js";
+export type { SessionChild, SessionChildOwner, OpenSessionChild } from "./gateway/sessions/session-child.js";
+/**
  * HTTP to stdio (`mcpwire gateway <url> --stdio`): a remote server served on a host's stdin and
  * stdout, as a transparent relay over any transport (README, "The gateway").
  */

@@ -4,6 +4,7 @@
  * unknown key is refused with a "did you mean"; a bad value names the option, what was given and
  * what it takes. What comes out has every default filled in, so nothing downstream guesses.
  */
+import type { IncomingMessage } from "node:http";
 import { splitCommandLine } from "../config/shell-words.js";
 import { LIMIT_NAMES, checkLimit, type Limits } from "../transport/limits.js";
 import { checkEnv, checkEnvAllow } from "../transport/stdio/child-env.js";
@@ -70,7 +71,7 @@ export interface ResolvedGatewayOptions {
   /** Origins as `URL.origin` spells them. */
   allowedOrigins: readonly string[];
   tokenFile?: string;
-  authorize?: (request: import("node:http").IncomingMessage) => Principal | undefined | Promise<Principal | undefined>;
+  authorize?: (request: IncomingMessage) => Principal | undefined | Promise<Principal | undefined>;
   adminListen?: ListenAddress;
   drainDelayMs: number;
   drainMs: number;
@@ -172,7 +173,7 @@ function listenAddress(value: unknown, name: string): ListenAddress {
   try {
     return parseListenAddress(value, name);
   } catch (error) {
-    throw new TypeError(`${WHERE}: ${(error as Error).message}`);
+    throw new TypeError(`${WHERE}: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -183,7 +184,7 @@ function checkTarget(target: unknown): ResolvedTarget {
     try {
       argv = splitCommandLine(target);
     } catch (error) {
-      throw new TypeError(`${WHERE}: "target": ${(error as Error).message}; the command runs without a shell`);
+      throw new TypeError(`${WHERE}: "target": ${(error as Error).message}; the command runs without a shell`, { cause: error });
     }
     const [command, ...args] = argv;
     if (command === undefined) throw new TypeError(`${WHERE}: "target" holds no command`);

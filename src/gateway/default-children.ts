@@ -9,6 +9,12 @@ import type { ResolvedGatewayOptions } from "./check-options.js";
 import type { GatewayChildren, GatewayChildrenFactory } from "./gateway.js";
 import type { Relay } from "./relay.js";
 
+/**
+ * How long a new pool child has to answer its probe, at least: a server on a slow start (npx, a
+ * TypeScript loader) may need longer than a short request timeout allows any one request.
+ */
+export const MIN_PROBE_TIMEOUT_MS = 30_000;
+
 /** Callers' relays kept per principal; past this many the map starts again (they are cheap to remake). */
 const MAX_CALLER_RELAYS = 10_000;
 
@@ -20,8 +26,11 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     poolMin: options.poolMin,
     poolMax: options.poolMax,
     recycleAfter: options.recycleAfter,
-    maxQueued: options.maxQueue,
+    // The front lets at most maxRequests through at once (the rest wait in its own queue), so the
+    // pool never has more than that waiting for a child.
+    maxQueued: options.maxRequests,
     limits,
+    probeTimeoutMs: Math.max(options.requestTimeoutMs, MIN_PROBE_TIMEOUT_MS),
     telemetry,
   };
   const modern = new ChildPool({ ...poolOptions, era: "modern" });

@@ -13,7 +13,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { GatewayOptions, Principal } from "./gateway-options.js";
 import { checkGatewayOptions, type ResolvedGatewayOptions } from "./check-options.js";
-import { Admission } from "./http/admission.js";
+import { Admission, type AdmissionCounts } from "./http/admission.js";
 import { callerCheck } from "./http/caller-auth.js";
 import type { FrontContext } from "./http/front-context.js";
 import { createHandler, type GatewayHandler } from "./http/handler.js";
@@ -21,6 +21,7 @@ import { InFlightRequests } from "./http/in-flight.js";
 import { startAdminServer, type AdminServer } from "./ops/admin-server.js";
 import { Drain, type DrainResult } from "./ops/drain.js";
 import { createGatewayTelemetry, type GatewayTelemetryRecorder } from "./ops/gateway-telemetry.js";
+import { capacityReadiness } from "./ops/capacity.js";
 import { readinessCollector } from "./ops/readiness-metrics.js";
 import { Readiness } from "./ops/readiness.js";
 import type { GatewayTelemetry } from "./ops/telemetry.js";
@@ -80,6 +81,8 @@ export interface Gateway {
   readonly adminUrl: string | undefined;
   /** Legacy sessions open now. */
   readonly sessionCount: number;
+  /** Requests holding a slot now, and those waiting for one. */
+  readonly requests: AdmissionCounts;
 }
 
 export function createGateway(options: GatewayOptions, parts: GatewayParts = {}): Gateway {
@@ -90,6 +93,14 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
   const telemetry = parts.telemetry ?? createGatewayTelemetry({ log: resolved.log });
   const readiness = new Readiness();
   telemetry.addCollector(readinessCollector(readiness));
+  // A replica that would refuse the next caller leaves the rotation until it would not.
+  telemetry.addObserver(
+    capacityReadiness(readiness, {
+      maxRequests: resolved.maxRequests,
+      maxQueue: resolved.maxQueue,
+      maxSessions: resolved.legacy === "session" ? resolved.maxSessions : 0,
+    }),
+  );
   const childrenFactory = parts.children ?? defaultChildren;
   const children = childrenFactory(resolved, { telemetry, readiness });
 
@@ -172,6 +183,9 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
     },
     get sessionCount() {
       return sessions.size;
+    },
+    get requests() {
+      return context.admission.counts;
     },
     listen() {
       listening ??= (async () => {

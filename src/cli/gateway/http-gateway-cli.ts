@@ -20,7 +20,8 @@ import { UsageError } from "../usage.js";
 /** The prefix of the gateway's variables. */
 export const GATEWAY_ENV_PREFIX = "MCPWIRE_GATEWAY_";
 
-type ValueKind = "text" | "list" | "count" | "duration";
+/** `duration` is positive; `wait` may also be 0 (no wait at all). */
+type ValueKind = "text" | "list" | "count" | "duration" | "wait";
 
 /** Each flag: the option it sets and how its text is read. */
 const FLAGS = {
@@ -35,8 +36,8 @@ const FLAGS = {
   "allowed-origins": { kind: "list" },
   "token-file": { kind: "text" },
   "admin-listen": { kind: "text" },
-  "drain-delay": { kind: "duration" },
-  "drain-ms": { kind: "duration" },
+  "drain-delay": { kind: "wait" },
+  "drain-ms": { kind: "wait" },
   "max-body-bytes": { kind: "count" },
   "max-requests": { kind: "count" },
   "max-queue": { kind: "count" },
@@ -215,11 +216,13 @@ function read(kind: ValueKind, text: string, from: string): unknown {
     case "count":
       if (!/^\s*\d+\s*$/.test(text)) throw new UsageError(`${from} ${JSON.stringify(text)} is not a whole number`);
       return Number(text);
+    case "wait":
     case "duration":
+      if (kind === "wait" && /^\s*0+(\.0*)?\s*(ms|s|m)?\s*$/.test(text)) return 0;
       try {
         return parseDuration(text);
-      } catch {
-        throw new UsageError(`${from} ${JSON.stringify(text)} is not a duration; give milliseconds (5000) or a number with ms, s or m (30s, 2m)`);
+      } catch (error) {
+        throw new UsageError(`${from} ${JSON.stringify(text)} is not a duration; give milliseconds (5000) or a number with ms, s or m (30s, 2m)`, { cause: error });
       }
   }
 }
@@ -268,7 +271,7 @@ function targetOf(text: string): { command: string; args: string[] } {
   try {
     words = splitWords(text);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message, { cause: error });
   }
   const [command, ...args] = words;
   if (command === undefined) throw new UsageError("the target holds no command");

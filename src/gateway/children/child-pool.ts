@@ -43,6 +43,8 @@ import { abortReason } from "../../util/abort.js";
 import type { GatewayTelemetry } from "../ops/telemetry.js";
 import type { Relay, RequestSink } from "../relay.js";
 import type { ChildCommand, ChildStopTimings } from "./child-command.js";
+import { describeValue } from "../../util/whole-number.js";
+import { checkChildLimits, checkCommand, checkCount, checkNames } from "./check-options.js";
 import { CrashLoopWatch, type CrashLoopOptions } from "./crash-loop.js";
 import { asCleanFailure, ceilingPassed, noChild, requestTimedOut } from "./failures.js";
 import { DEFAULT_CHILD_LIMITS, GatewayChild, type ChildExit, type GatewayChildLimits } from "./gateway-child.js";
@@ -81,6 +83,23 @@ export interface ChildPoolOptions {
   onUnrelated?: (message: JsonRpcNotification, pid: number) => void;
 }
 
+/** Every option `ChildPool` takes. */
+export const CHILD_POOL_OPTION_NAMES = [
+  "command",
+  "era",
+  "poolMin",
+  "poolMax",
+  "recycleAfter",
+  "maxQueued",
+  "limits",
+  "backoff",
+  "crashLoop",
+  "probeTimeoutMs",
+  "stopTimings",
+  "telemetry",
+  "onUnrelated",
+] as const satisfies readonly (keyof ChildPoolOptions)[];
+
 export const DEFAULT_POOL = Object.freeze({ poolMin: 1, poolMax: 4, recycleAfter: Number.POSITIVE_INFINITY, maxQueued: 256 });
 
 /** What the pool holds, for metrics and tests. */
@@ -92,6 +111,12 @@ export interface PoolStats {
   /** Requests waiting in the pool for a child. */
   queued: number;
 }
+
+/** Why a legacy stateless pool takes no request once its server refused the gateway's initialize. */
+const ERA_REFUSED = "the server refused the gateway's initialize: it does not serve legacy callers (it may speak 2026-07-28 only)";
+
+/** Methods a legacy stateless caller is refused by the gateway itself (see `refuseSessionMethod`). */
+const STATELESS_REFUSED_METHODS: ReadonlySet<string> = new Set([Method.resourcesSubscribe, Method.resourcesUnsubscribe]);
 
 /** The refusal a child gets for a request to the client (any but ping). */
 export const STATELESS_REFUSAL = "the MCP gateway serves this server statelessly: requests from the server to the client are refused";
@@ -127,8 +152,12 @@ export class ChildPool implements Relay {
   private readonly crashLoop: CrashLoopWatch;
   private readonly restartTimers = new Set<NodeJS.Timeout>();
   private readonly spawning = new Set<Promise<void>>();
+  /** Children that exited, while the rest of their process group is stopped: `close()` waits for them too. */
+  private readonly stopping = new Set<Promise<void>>();
   private readonly readyListeners = new Set<(ready: boolean) => void>();
   private recordedInitialize: Record<string, unknown> | undefined;
+  /** A child answered the probe with a refusal of the era: see `refuseEra`. */
+  private eraRefused = false;
   private warmed = false;
   private isReady = false;
   private closed = false;
@@ -136,9 +165,24 @@ export class ChildPool implements Relay {
   private startWaiters: (() => void)[] = [];
 
   constructor(private readonly options: ChildPoolOptions) {
+    const where = "ChildPool";
+    checkNames(options, CHILD_POOL_OPTION_NAMES, where);
+    checkCommand(options.command, where);
+    if (options.era !== "modern" && options.era !== "legacy-stateless") {
+      throw new TypeError(`${where}: "era" must be "modern" or "legacy-stateless", got ${describeValue(options.era)}`);
+    }
+    checkChildLimits(options.limits, where);
+    checkCount(options.poolMin, "poolMin", where, 0, DEFAULT_POOL.poolMin);
+    checkCount(options.poolMax, "poolMax", where, 1, DEFAULT_POOL.poolMax);
+    checkCount(options.recycleAfter, "recycleAfter", where, 1, DEFAULT_POOL.recycleAfter);
+    checkCount(options.maxQueued, "maxQueued", where, 0, DEFAULT_POOL.maxQueued);
+    checkCount(options.probeTimeoutMs, "probeTimeoutMs", where, 1, DEFAULT_CHILD_LIMITS.requestTimeoutMs);
+    if (options.poolMin !== undefined && options.poolMax !== undefined && options.poolMin > options.poolMax) {
+      throw new TypeError(`${where}: "poolMin" (${options.poolMin}) is larger than "poolMax" (${options.poolMax}); give poolMax at least poolMin`);
+    }
     this.era = options.era;
     this.poolMin = options.poolMin ?? DEFAULT_POOL.poolMin;
-    this.poolMax = Math.max(1, this.poolMin, options.poolMax ?? DEFAULT_POOL.poolMax);
+    this.poolMax = Math.max(this.poolMin, options.poolMax ?? DEFAULT_POOL.poolMax);
     this.recycleAfter = options.recycleAfter ?? DEFAULT_POOL.recycleAfter;
     this.maxQueued = options.maxQueued ?? DEFAULT_POOL.maxQueued;
     this.requestTimeoutMs = options.limits?.requestTimeoutMs ?? DEFAULT_CHILD_LIMITS.requestTimeoutMs;
@@ -149,7 +193,8 @@ export class ChildPool implements Relay {
   /**
    * Warms `poolMin` children and probes each. Resolves once they all answered (the pool is then
    * ready), or once a crash loop is seen (not ready; the pool keeps trying at the backoff's pace
-   * and becomes ready when a child answers), or at `close()`. Never rejects.
+   * and becomes ready when a child answers), or once a legacy child refused the gateway's
+   * `initialize` (not ready, for good: `refusedEra`), or at `close()`. Never rejects.
    */
   start(): Promise<void> {
     if (this.closed) return Promise.resolve();
@@ -169,6 +214,11 @@ export class ChildPool implements Relay {
   onReadyChange(listener: (ready: boolean) => void): () => void {
     this.readyListeners.add(listener);
     return () => this.readyListeners.delete(listener);
+  }
+
+  /** Legacy stateless: the server refused the gateway's `initialize`; the pool spawns no more and is not ready. */
+  get refusedEra(): boolean {
+    return this.eraRefused;
   }
 
   /** Children exit before they answer their probe, again and again: the pool is not ready until one answers. */
@@ -236,6 +286,8 @@ export class ChildPool implements Relay {
     if (this.closed) return sink.failed(noChild("the gateway is shutting down", message.method));
     if (signal?.aborted) return sink.failed(asCleanFailure(abortReason(signal), "DISCONNECTED", `${message.method} was abandoned by its caller`, message.method));
     if (this.answerInitialize(message, sink)) return;
+    if (this.refuseSessionMethod(message, sink)) return;
+    if (this.eraRefused) return sink.failed(noChild(ERA_REFUSED, message.method));
     const member = this.pick();
     if (member) return this.forward(member, message, sink, signal, scope, this.requestTimeoutMs);
     if (this.crashLoop.looping) return sink.failed(noChild("the server process keeps exiting before it answers (crash loop)", message.method));
@@ -243,13 +295,28 @@ export class ChildPool implements Relay {
       return sink.failed(ceilingPassed(`every server process is busy and ${this.maxQueued} requests already wait (maxQueued)`, message.method));
     }
     this.enqueue(message, sink, signal, scope);
-    if (this.capacity() < this.poolMax) this.spawnOne();
+    this.growIfNeeded();
   }
 
   /** Legacy stateless: a caller's `initialize` is answered from the recorded result (see the module's comment). */
   private answerInitialize(message: JsonRpcRequest, sink: RequestSink): boolean {
     if (this.era !== "legacy-stateless" || message.method !== Method.initialize || !this.recordedInitialize) return false;
     sink.answer({ jsonrpc: "2.0", id: message.id, result: this.recordedInitialize });
+    return true;
+  }
+
+  /**
+   * Legacy stateless: `resources/subscribe` and `resources/unsubscribe` are answered with an
+   * error by the gateway. A subscription lives in one child, and its updates would reach no
+   * caller (there is no session to carry them), so a success would be a promise never kept.
+   */
+  private refuseSessionMethod(message: JsonRpcRequest, sink: RequestSink): boolean {
+    if (this.era !== "legacy-stateless" || !STATELESS_REFUSED_METHODS.has(message.method)) return false;
+    sink.answer({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: JSONRPC_METHOD_NOT_FOUND, message: `${message.method} needs a session, and the MCP gateway serves this server statelessly (--legacy session keeps one)` },
+    });
     return true;
   }
 
@@ -340,7 +407,7 @@ export class ChildPool implements Relay {
         continue;
       }
       const member = this.pick();
-      if (!member) return;
+      if (!member) return this.growIfNeeded();
       this.unqueue(head);
       const left = this.requestTimeoutMs - (performance.now() - head.arrived);
       this.forward(member, head.message, head.sink, head.signal, head.scope, left);
@@ -362,6 +429,18 @@ export class ChildPool implements Relay {
     let count = this.restartTimers.size;
     for (const member of this.members) if (!member.retiring) count++;
     return count;
+  }
+
+  /**
+   * Requests wait and no child is on its way: one more, up to `poolMax`. One at a time, so a
+   * burst that one new child can absorb does not start `poolMax` of them; each that answers its
+   * probe takes from the queue, and the next is started if requests still wait.
+   */
+  private growIfNeeded(): void {
+    if (this.queue.length === 0 || this.closed || this.crashLoop.looping || this.eraRefused) return;
+    let starting = this.restartTimers.size;
+    for (const member of this.members) if (!member.probed && !member.retiring) starting++;
+    if (starting === 0 && this.capacity() < this.poolMax) this.spawnOne();
   }
 
   private spawnOne(): void {
@@ -406,14 +485,44 @@ export class ChildPool implements Relay {
       this.markWarmed();
       this.updateReady();
       this.drainQueue();
-    } catch {
-      // Silent or refusing: it cannot serve. Its exit is then counted as one before the probe.
+    } catch (error) {
+      if (error instanceof McpTransportError && error.kind === "server_error") {
+        // It answered, and refused the era: starting it again would change nothing.
+        this.refuseEra();
+        await child.close("shutdown");
+        return;
+      }
+      // Silent: it cannot serve. Its exit is then counted as one before the probe.
       await child.close("crash");
     }
   }
 
+  /**
+   * A legacy child refused the gateway's `initialize` (a server that speaks 2026-07-28 only):
+   * the pool stops spawning, is not ready, and fails requests with UNAVAILABLE, rather than
+   * restart a child that will refuse again, forever.
+   */
+  private refuseEra(): void {
+    if (this.eraRefused) return;
+    this.eraRefused = true;
+    this.options.telemetry?.note("era_refused", { era: this.era });
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    this.restartTimers.clear();
+    this.failQueue((method) => noChild(ERA_REFUSED, method));
+    this.updateReady();
+  }
+
   private onExit(member: Member, exit: ChildExit): void {
+    if (this.eraRefused) {
+      this.members.delete(member);
+      const stopped = member.child?.close(exit.cause).finally(() => this.stopping.delete(stopped!));
+      if (stopped) this.stopping.add(stopped);
+      return;
+    }
     this.members.delete(member);
+    // The direct child is gone; a grandchild in its group may not be yet. close() waits for both.
+    const stopped = member.child?.close(exit.cause).finally(() => this.stopping.delete(stopped!));
+    if (stopped) this.stopping.add(stopped);
     if (this.closed) return;
     if (exit.cause === "recycled") {
       this.ensureMinimum();
@@ -425,7 +534,9 @@ export class ChildPool implements Relay {
   /** A child died or never started: count it, maybe call it a loop, and replace it after the backoff. */
   private childLost(member: Member): void {
     if (this.closed) return;
-    if (!member.probed && this.crashLoop.unprobedExit()) {
+    const wasLooping = this.crashLoop.looping;
+    // Told once, when the loop begins; each later exit only pushes the next try back.
+    if (!member.probed && this.crashLoop.unprobedExit() && !wasLooping) {
       this.options.telemetry?.note("crash_loop", { era: this.era });
       this.updateReady();
       this.failQueue((method) => noChild("the server process keeps exiting before it answers (crash loop)", method));
@@ -442,13 +553,13 @@ export class ChildPool implements Relay {
 
   /** After a recycle: the pool keeps `poolMin` children taking requests. */
   private ensureMinimum(): void {
-    while (!this.closed && this.capacity() < this.poolMin) this.spawnOne();
+    while (!this.closed && !this.eraRefused && this.capacity() < this.poolMin) this.spawnOne();
   }
 
   private retire(member: Member): void {
     member.retiring = true;
     this.ensureMinimum();
-    if (this.queue.length > 0 && this.capacity() < this.poolMax) this.spawnOne();
+    this.growIfNeeded();
     this.closeIfRetired(member);
   }
 
@@ -480,7 +591,7 @@ export class ChildPool implements Relay {
   }
 
   private updateReady(): void {
-    const ready = this.warmed && !this.closed && !this.crashLoop.looping;
+    const ready = this.warmed && !this.closed && !this.crashLoop.looping && !this.eraRefused;
     if (ready !== this.isReady) {
       this.isReady = ready;
       this.options.telemetry?.note(ready ? "pool_ready" : "pool_not_ready", { era: this.era });
@@ -491,7 +602,7 @@ export class ChildPool implements Relay {
 
   /** `start()` resolves once the pool is ready, crash-looping or closed. */
   private settleStart(): void {
-    if (!this.isReady && !this.crashLoop.looping && !this.closed) return;
+    if (!this.isReady && !this.crashLoop.looping && !this.closed && !this.eraRefused) return;
     for (const resolve of this.startWaiters.splice(0)) resolve();
   }
 
@@ -505,7 +616,8 @@ export class ChildPool implements Relay {
       ...[...this.members].map((member) => member.child?.close("shutdown")),
       ...this.spawning,
     ]);
-    // Children that started while closing were closed by their own start.
-    await Promise.all([...this.members].map((member) => member.child?.close("shutdown")));
+    // Children that started while closing were closed by their own start; those that exited
+    // are still having their groups stopped.
+    await Promise.all([...[...this.members].map((member) => member.child?.close("shutdown")), ...this.stopping]);
   }
 }

@@ -5,12 +5,13 @@
  * (which is also the progress token the child got); a caller's `notifications/cancelled` by the
  * caller's scope and id, so that two callers using the same ids never reach each other's requests.
  */
+import type { Deadline } from "../../collections/deadlines.js";
 import { IdTable } from "../../collections/id-table.js";
 import type { RequestId } from "../../protocol/jsonrpc.js";
 import type { RequestSink } from "../relay.js";
 import type { ProgressToken } from "./rewrite.js";
 
-export interface ForwardedRequest {
+export interface ForwardedRequest extends Deadline {
   /** The id the child knows the request by; also its progress token when the caller asked for progress. */
   readonly childId: number;
   readonly callerId: RequestId;
@@ -24,7 +25,9 @@ export interface ForwardedRequest {
   readonly longLived: boolean;
   /** It asked for log messages (`_meta` logLevel), so `notifications/message` may belong to it. */
   readonly wantsLogs: boolean;
-  /** Undoes what waits on it (its timer, its abort listener); called once, when it leaves the table. */
+  /** The request timeout it was given, in ms (the time it had left, when it waited in a pool's queue). */
+  readonly timeoutMs: number;
+  /** Undoes what waits on it (its deadline, its abort listener); called once, when it leaves the table. */
   release: () => void;
 }
 
@@ -70,6 +73,17 @@ export class ForwardedRequests {
   soleLogRequest(): ForwardedRequest | undefined {
     if (this.withLogs.size !== 1) return undefined;
     return this.withLogs.values().next().value;
+  }
+
+  /** The one request of a caller in flight (listen streams aside), when there is exactly one. */
+  soleCallerRequest(): ForwardedRequest | undefined {
+    let sole: ForwardedRequest | undefined;
+    for (const entry of this.byChildId.valueList()) {
+      if (entry.longLived || entry.scope === undefined) continue;
+      if (sole) return undefined;
+      sole = entry;
+    }
+    return sole;
   }
 
   /** Removes a request (answered, failed, cancelled) and releases what waited on it; undefined if it was not there. */

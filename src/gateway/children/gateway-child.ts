@@ -19,6 +19,7 @@
  * What belongs to no request (the child's requests to the client, list-changed, resource updates,
  * session-scoped log messages) goes to the owner as it came, in the child's own ids.
  */
+import { Deadlines, monotonicNow } from "../../collections/deadlines.js";
 import { McpTransportError } from "../../errors.js";
 import {
   isNotification,
@@ -37,6 +38,7 @@ import { abortReason } from "../../util/abort.js";
 import type { ChildExitCause, GatewayTelemetry } from "../ops/telemetry.js";
 import type { RequestSink } from "../relay.js";
 import { transportFor, type ChildCommand, type ChildStopTimings } from "./child-command.js";
+import { checkChildLimits, checkCommand, checkNames } from "./check-options.js";
 import { asCleanFailure, ceilingPassed, childGone, cleanFailure, requestTimedOut } from "./failures.js";
 import { ForwardedRequests, type ForwardedRequest } from "./forwarded-requests.js";
 import {
@@ -100,6 +102,9 @@ export interface GatewayChildOptions {
   signal?: AbortSignal;
 }
 
+/** Every option `GatewayChild.spawn` takes. */
+export const GATEWAY_CHILD_OPTION_NAMES = ["command", "owner", "limits", "stopTimings", "telemetry", "signal"] as const satisfies readonly (keyof GatewayChildOptions)[];
+
 /** What `request` may be told beside the message. */
 export interface ForwardOptions {
   /**
@@ -129,15 +134,24 @@ export class GatewayChild {
 
   private readonly limits: GatewayChildLimits;
   private readonly forwarded = new ForwardedRequests();
+  /** The request timeouts of this child, under one timer (the house's clock, collections/deadlines.ts). */
+  private readonly deadlines = new Deadlines<ForwardedRequest>((entry) =>
+    this.abandon(entry, TIMEOUT_CANCEL_REASON, requestTimedOut(entry.method, this.limits.requestTimeoutMs)),
+  );
   private connection: McpConnection | undefined;
   private childPid = 0;
   private servedCount = 0;
   /** Set when the gateway stops the child: the cause its exit is reported with. */
   private stopCause: ChildExitCause | undefined;
   private gone = false;
+  /** How the child ended, once it did. */
+  private exit: { exitCode: number | null; signal: string | null } | undefined;
   private closing: Promise<void> | undefined;
 
   private constructor(private readonly options: GatewayChildOptions) {
+    checkNames(options, GATEWAY_CHILD_OPTION_NAMES, "GatewayChild");
+    checkCommand(options.command, "GatewayChild");
+    checkChildLimits(options.limits, "GatewayChild");
     this.limits = { ...DEFAULT_CHILD_LIMITS, ...definedOnly(options.limits) };
   }
 
@@ -197,9 +211,19 @@ export class GatewayChild {
     const entry = this.forwarded.ofCaller(scope, callerId);
     if (!entry) return false;
     this.forwarded.take(entry.childId);
+    this.connection?.abandon(entry.childId);
     this.sendBestEffort(withParam(message, "requestId", entry.childId));
     entry.sink.failed(new McpTransportError("DISCONNECTED", `${entry.method} was cancelled by its caller`, { method: entry.method }));
     return true;
+  }
+
+  /**
+   * Where a request of the child to the client most likely belongs: the sink of the one caller
+   * request in flight, when there is exactly one (over stdio a server's request names no request
+   * of ours). Undefined otherwise.
+   */
+  soleCallerSink(): RequestSink | undefined {
+    return this.forwarded.soleCallerRequest()?.sink;
   }
 
   /** Passes a notification to the child as it is (`notifications/initialized`, a client's progress...). */
@@ -248,12 +272,12 @@ export class GatewayChild {
   private forward(message: JsonRpcRequest, sink: RequestSink, signal: AbortSignal | undefined, options: ForwardOptions, counted: boolean): void {
     const method = message.method;
     if (signal?.aborted) return sink.failed(asCleanFailure(abortReason(signal), "DISCONNECTED", `${method} was abandoned by its caller`, method));
-    if (!this.alive || !this.connection) return sink.failed(childGone(null, null, this.stopCause ?? "crash"));
+    if (!this.alive || !this.connection) return sink.failed(this.goneFailure());
     if (this.atCeiling) return sink.failed(ceilingPassed(`the server process has maxInFlight (${this.limits.maxInFlight}) requests in flight`, method));
     const childId = this.forwarded.nextId();
     const callerToken = progressTokenOf(message);
+    // A listen stream is open by design: it ends when its caller goes (the signal), not on a clock.
     const longLived = method === ModernMethod.subscriptionsListen;
-    let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const entry: ForwardedRequest = {
       childId,
@@ -264,16 +288,15 @@ export class GatewayChild {
       scope: options.scope,
       longLived,
       wantsLogs: asksForLogs(message),
+      timeoutMs: Math.max(0, options.timeoutMs ?? this.limits.requestTimeoutMs),
+      dueAt: 0,
+      heapIndex: -1,
       release: () => {
-        clearTimeout(timer);
+        this.deadlines.delete(entry);
         if (onAbort) signal!.removeEventListener("abort", onAbort);
       },
     };
-    // A listen stream is open by design: it ends when its caller goes (the signal), not on a clock.
-    if (!longLived) {
-      const timeoutMs = Math.max(0, options.timeoutMs ?? this.limits.requestTimeoutMs);
-      timer = setTimeout(() => this.abandon(entry, TIMEOUT_CANCEL_REASON, requestTimedOut(method, this.limits.requestTimeoutMs)), timeoutMs);
-    }
+    if (!longLived) this.deadlines.set(entry, monotonicNow() + entry.timeoutMs);
     if (signal) {
       onAbort = () =>
         this.abandon(entry, ABORT_CANCEL_REASON, asCleanFailure(abortReason(signal), "DISCONNECTED", `${method} was abandoned by its caller`, method));
@@ -283,11 +306,19 @@ export class GatewayChild {
     if (counted) this.servedCount++;
     const outgoing = requestForChild(message, childId, callerToken === undefined ? undefined : childId);
     this.connection.send(outgoing, longLived ? { longLived: true } : undefined).catch((error: unknown) => {
-      // LIMIT (too large) fails this request only; a closed connection fails them all in onClosed.
+      // LIMIT (too large) is this request's alone; any other failure means the child is going,
+      // and this request fails now rather than wait for the end to be reported.
       if (this.forwarded.take(childId)) {
-        sink.failed(error instanceof McpTransportError && error.reason === "LIMIT" ? cleanFailure(error, method) : childGone(null, null, this.stopCause));
+        sink.failed(error instanceof McpTransportError && error.reason === "LIMIT" ? cleanFailure(error, method) : this.goneFailure(error));
       }
     });
+  }
+
+  /** DISCONNECTED for a request that finds the child gone or going: how it ended, once known. */
+  private goneFailure(error?: unknown): McpTransportError {
+    if (this.exit) return childGone(this.exit.exitCode, this.exit.signal, this.stopCause);
+    const transportError = error instanceof McpTransportError ? error : undefined;
+    return childGone(transportError?.exitCode ?? null, transportError?.signal ?? null, this.stopCause);
   }
 
   /** The gateway stops waiting for a request: the child is told (stdio has no stream to close), the sink fails. */
@@ -355,6 +386,8 @@ export class GatewayChild {
     const exitCode = ending.exitCode ?? null;
     const signal = ending.signal ?? null;
     const cause: ChildExitCause = this.stopCause ?? (signal ? "killed" : "crash");
+    this.exit = { exitCode, signal };
+    this.deadlines.stop();
     const failure = childGone(exitCode, signal, this.stopCause);
     for (const entry of this.forwarded.takeAll()) entry.sink.failed(failure);
     if (this.childPid) this.options.telemetry?.childExited(this.childPid, cause, exitCode, signal);

@@ -7,14 +7,15 @@ export { childCommandFor, withEnv, transportFor, type ChildCommand, type ChildSt
 export {
   GatewayChild,
   DEFAULT_CHILD_LIMITS,
+  GATEWAY_CHILD_OPTION_NAMES,
   type ChildExit,
   type ForwardOptions,
   type GatewayChildLimits,
   type GatewayChildOptions,
   type GatewayChildOwner,
 } from "./gateway-child.js";
-export { ChildPool, DEFAULT_POOL, STATELESS_REFUSAL, type ChildPoolOptions, type PoolEra, type PoolStats } from "./child-pool.js";
-export { SessionRelay, type SessionExit, type SessionRelayOptions, type SessionRelayOwner } from "./session-relay.js";
+export { ChildPool, CHILD_POOL_OPTION_NAMES, DEFAULT_POOL, STATELESS_REFUSAL, type ChildPoolOptions, type PoolEra, type PoolStats } from "./child-pool.js";
+export { SessionRelay, SESSION_RELAY_OPTION_NAMES, type SessionExit, type SessionRelayOptions, type SessionRelayOwner } from "./session-relay.js";
 export { GATEWAY_CLIENT_INFO } from "./pool-probe.js";
 export { DEFAULT_BACKOFF, type BackoffOptions } from "./restart-backoff.js";
 export { DEFAULT_CRASH_LOOP, type CrashLoopOptions } from "./crash-loop.js";

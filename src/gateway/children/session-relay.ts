@@ -4,9 +4,10 @@
  * The child is spawned at the caller's `initialize` (the session's first request), which reaches
  * it unchanged but for its id, so the server negotiates with the real client: its capabilities,
  * its `clientInfo`, its protocol version. Requests the child sends to the client (`roots/list`,
- * `sampling/createMessage`, `elicitation/create`) go to the session's owner under ids of the
- * session's own (`ClientRequestIds`), and the caller's answers (`Relay.response`) come back to
- * the child in the child's ids. The child's environment is the target's plus the principal's
+ * `sampling/createMessage`, `elicitation/create`) go under ids of the session's own
+ * (`ClientRequestIds`) to the sink of the caller's one request in flight, if exactly one is, else
+ * to the session's owner; the caller's answers (`Relay.response`) come back to the child in the
+ * child's ids. The child's environment is the target's plus the principal's
  * (`Principal.env`), so a per-user credential reaches that user's server only.
  *
  * When the child dies, its pending requests fail at once and the owner hears of the exit: the
@@ -24,6 +25,7 @@ import type { Principal } from "../gateway-options.js";
 import type { ChildExitCause, GatewayTelemetry } from "../ops/telemetry.js";
 import type { Relay, RequestSink } from "../relay.js";
 import { withEnv, type ChildCommand, type ChildStopTimings } from "./child-command.js";
+import { checkChildLimits, checkCommand, checkNames } from "./check-options.js";
 import { ClientRequestIds } from "./client-request-ids.js";
 import { cleanFailure, noChild } from "./failures.js";
 import { GatewayChild, type ChildExit, type GatewayChildLimits } from "./gateway-child.js";
@@ -33,7 +35,8 @@ import { withId, withParam } from "./rewrite.js";
 export interface SessionRelayOwner {
   /**
    * A message of the child for this session's caller that belongs to no forwarded request: a
-   * request to the client (under the session's id for it, which the caller's answer names), a
+   * request to the client while none or several of the caller's requests are in flight (under
+   * the session's id for it, which the caller's answer names), a
    * log message, list-changed, a resource update, the child's cancel of its own request.
    */
   message(message: JsonRpcRequest | JsonRpcNotification): void;
@@ -60,6 +63,9 @@ export interface SessionRelayOptions {
   telemetry?: GatewayTelemetry;
 }
 
+/** Every option `SessionRelay` takes. */
+export const SESSION_RELAY_OPTION_NAMES = ["command", "owner", "principal", "limits", "stopTimings", "telemetry"] as const satisfies readonly (keyof SessionRelayOptions)[];
+
 /** Says what went wrong when a session's first request is not `initialize`. */
 const NOT_INITIALIZED = "the session has no server process yet: its first request must be initialize";
 
@@ -70,7 +76,11 @@ export class SessionRelay implements Relay {
   private closed = false;
   private ended = false;
 
-  constructor(private readonly options: SessionRelayOptions) {}
+  constructor(private readonly options: SessionRelayOptions) {
+    checkNames(options, SESSION_RELAY_OPTION_NAMES, "SessionRelay");
+    checkCommand(options.command, "SessionRelay");
+    checkChildLimits(options.limits, "SessionRelay");
+  }
 
   /** The child's process id, once spawned. */
   get pid(): number | undefined {
@@ -137,7 +147,7 @@ export class SessionRelay implements Relay {
         stopTimings,
         telemetry,
         owner: {
-          unrelated: (message) => this.fromChild(message),
+          unrelated: (message, from) => this.fromChild(message, from),
           exited: (exit) => this.onExit(exit),
         },
       });
@@ -158,10 +168,18 @@ export class SessionRelay implements Relay {
     }
   }
 
-  /** What the child says to the client outside any request: requests get the session's ids. */
-  private fromChild(message: JsonRpcRequest | JsonRpcNotification): void {
+  /**
+   * What the child says to the client outside any request: requests get the session's ids. A
+   * request asked while exactly one of the caller's requests is in flight goes to that request's
+   * sink (over HTTP, on that POST's stream, where a client without a GET stream still hears it:
+   * a server asks for sampling or elicitation while it handles a call); otherwise to the owner.
+   */
+  private fromChild(message: JsonRpcRequest | JsonRpcNotification, child: GatewayChild): void {
     if ("id" in message) {
-      this.options.owner.message(withId(message, this.clientRequests.issue(message.id)));
+      const outgoing = withId(message, this.clientRequests.issue(message.id));
+      const sink = child.soleCallerSink();
+      if (sink) sink.message(outgoing);
+      else this.options.owner.message(outgoing);
       return;
     }
     if (message.method === Notification.cancelled) {

@@ -54,7 +54,7 @@ function readToken(file: string): string {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new TypeError(`createGateway: "tokenFile" ${JSON.stringify(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); give a file holding the bearer token`);
+    throw new TypeError(`createGateway: "tokenFile" ${JSON.stringify(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); give a file holding the bearer token`, { cause: error });
   }
   const token = text.trim();
   if (token === "" || /\s/.test(token)) {

@@ -49,17 +49,17 @@ export async function forwardRequest(
 ): Promise<void> {
   const { telemetry, options } = context;
   const controller = new AbortController();
-  let release: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  // What the request holds until it finishes: its slot, and its deadline.
+  const held: { release?: () => void; timer?: NodeJS.Timeout } = {};
   let finishedOnce = false;
 
   const finish = (how: RequestOutcome, httpStatus: number): void => {
     if (finishedOnce) return;
     finishedOnce = true;
-    clearTimeout(timer);
+    clearTimeout(held.timer);
     response.off("close", onCallerClosed);
     untrack();
-    release?.();
+    held.release?.();
     plan.finished?.();
     telemetry.requestDone({
       requestId: plan.requestId,
@@ -83,15 +83,16 @@ export async function forwardRequest(
   };
   const onCallerClosed = (): void => {
     if (finishedOnce) return;
-    // The caller can no longer be answered; its request is cancelled at the child.
-    controller.abort(callerGone());
+    // The caller can no longer be answered; its request is cancelled at the child. Reported
+    // first: the relay fails the request from inside the abort.
     finish("cancelled", 499);
+    controller.abort(callerGone());
   };
   response.on("close", onCallerClosed);
   // The drain may answer it: the caller gets the error, the child is told through the signal.
   const untrack = context.inFlight.add((error) => {
-    controller.abort(error);
     fail(error);
+    controller.abort(error);
   });
 
   let slot: (() => void) | undefined;
@@ -107,18 +108,19 @@ export async function forwardRequest(
     finish("rejected", 503);
     return;
   }
-  release = slot;
+  held.release = slot;
   if (finishedOnce) {
-    release();
+    slot();
     return;
   }
-  timer = setTimeout(() => {
+  held.timer = setTimeout(() => {
     const error = new McpTransportError("TIMEOUT", `the request timed out in the gateway after ${options.requestTimeoutMs} ms`, {
       timeoutMs: options.requestTimeoutMs,
       method: message.method,
     });
-    controller.abort(error);
+    // Answered first, in the gateway's words; then the relay is told (notifications/cancelled).
     fail(error);
+    controller.abort(error);
   }, options.requestTimeoutMs);
 
   let relay: Relay;

@@ -11,10 +11,11 @@
  * (admin-host.ts). `close()` stops listening and ends every connection, idle or not.
  */
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { McpTransportError } from "../../errors.js";
 import { adminHostAllowed } from "./admin-host.js";
 import { parseListenAddress, type ListenAddress } from "./listen-address.js";
+import { refuseUnknownOptions } from "./option-check.js";
 import { PROMETHEUS_CONTENT_TYPE } from "./prometheus-text.js";
 import type { Readiness } from "./readiness.js";
 
@@ -48,21 +49,13 @@ export interface AdminServer {
 const ROUTES = new Set(["/healthz", "/readyz", "/metrics"]);
 
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
-  const unknown = Object.keys(options).find((key) => !OPTION_NAMES.has(key));
-  if (unknown !== undefined) {
-    throw new TypeError(`startAdminServer: unknown option "${unknown}"; it takes ${[...OPTION_NAMES].join(", ")}`);
-  }
+  refuseUnknownOptions(options, OPTION_NAMES, "startAdminServer");
   const where = typeof options.listen === "string" ? parseListenAddress(options.listen, "adminListen") : options.listen;
   const allowedHosts = options.allowedHosts ?? [];
 
   const server = http.createServer((request, response) => answer(request, response, options, allowedHosts));
   server.headersTimeout = ADMIN_HEADERS_TIMEOUT_MS;
   server.requestTimeout = ADMIN_REQUEST_TIMEOUT_MS;
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
 
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => {
@@ -88,9 +81,8 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
+        // Every connection, idle, busy or still sending its headers (the test checks each).
         server.closeAllConnections();
-        // A socket still in its headers is not one closeAllConnections() knows of; end it too.
-        for (const socket of sockets) socket.destroy();
       });
       return closing;
     },

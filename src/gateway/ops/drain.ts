@@ -20,6 +20,7 @@
 import { McpTransportError } from "../../errors.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
 import { GATEWAY_DEFAULTS } from "../gateway-options.js";
+import { refuseUnknownOptions } from "./option-check.js";
 import type { Readiness } from "./readiness.js";
 import type { GatewayTelemetry } from "./telemetry.js";
 
@@ -81,8 +82,7 @@ export class Drain {
   private readonly childCloseMs: number;
 
   constructor(private readonly options: DrainOptions) {
-    const unknown = Object.keys(options).find((key) => !OPTION_NAMES.has(key));
-    if (unknown !== undefined) throw new TypeError(`Drain: unknown option "${unknown}"; it takes ${[...OPTION_NAMES].join(", ")}`);
+    refuseUnknownOptions(options, OPTION_NAMES, "Drain");
     this.drainDelayMs = checkWholeNumber(options.drainDelayMs ?? GATEWAY_DEFAULTS.drainDelayMs, "drainDelayMs", "Drain", {
       min: 0,
       defaultValue: GATEWAY_DEFAULTS.drainDelayMs,
@@ -118,9 +118,9 @@ export class Drain {
     return this.running;
   }
 
-  /** Skips the waits left (begins the drain if it has not begun); resolves as `start()` does. */
+  /** Skips the waits left (begins the drain if it has not begun); resolves as `start()` does. A no-op once done. */
   hurry(): Promise<DrainResult> {
-    if (!this.hurrying.signal.aborted) {
+    if (!this.hurrying.signal.aborted && this.currentPhase !== "done") {
       this.hurrying.abort();
       this.note("drain_hurried");
     }
@@ -176,7 +176,13 @@ export class Drain {
 
   private enter(phase: DrainPhase): void {
     this.currentPhase = phase;
-    for (const listener of [...this.listeners]) listener(phase);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(phase);
+      } catch {
+        // The drain goes on whatever a listener does.
+      }
+    }
   }
 
   private note(event: string, fields?: Record<string, string | number | boolean>): void {

@@ -8,6 +8,7 @@ import { createGatewayMetrics, type GatewayMetrics } from "./gateway-metrics.js"
 import { GatewayLog, stderrLogWriter, type LogWriter } from "./log-lines.js";
 import { methodLabel } from "./method-label.js";
 import type { Collector } from "./metric-registry.js";
+import { refuseUnknownOptions } from "./option-check.js";
 import { processMetrics } from "./process-metrics.js";
 import { renderPrometheusText } from "./prometheus-text.js";
 import { createSessionHasher } from "./session-hash.js";
@@ -34,6 +35,11 @@ export interface GatewayTelemetryRecorder extends GatewayTelemetry {
   metricsText(): string;
   /** Adds families computed at each scrape (the readiness gauge, say). */
   addCollector(collector: Collector): void;
+  /**
+   * Also tells `observer` of every report it has a member for, after counting and logging it
+   * (the capacity source of the readiness, say). An observer that throws is skipped.
+   */
+  addObserver(observer: Partial<GatewayTelemetry>): void;
   /** The kept metrics, for tests and for decisions that read them. */
   readonly metrics: GatewayMetrics;
   /** Stops sampling the event loop. Idempotent; reports after it are still counted. */
@@ -41,14 +47,21 @@ export interface GatewayTelemetryRecorder extends GatewayTelemetry {
 }
 
 export function createGatewayTelemetry(options: GatewayTelemetryOptions = {}): GatewayTelemetryRecorder {
-  const unknown = Object.keys(options).find((key) => !OPTION_NAMES.has(key));
-  if (unknown !== undefined) {
-    throw new TypeError(`createGatewayTelemetry: unknown option "${unknown}"; it takes ${[...OPTION_NAMES].join(", ")}`);
-  }
+  refuseUnknownOptions(options, OPTION_NAMES, "createGatewayTelemetry");
   const metrics = createGatewayMetrics();
   const log = new GatewayLog(options.log ?? stderrLogWriter, createSessionHasher(options.sessionHashKey), options.now);
   const processBasics = options.processMetrics === false ? undefined : processMetrics(packageJson.version);
   if (processBasics !== undefined) metrics.registry.collect(processBasics.collector);
+  const observers: Partial<GatewayTelemetry>[] = [];
+  const tell = <K extends keyof GatewayTelemetry>(name: K, ...args: Parameters<GatewayTelemetry[K]>) => {
+    for (const observer of observers) {
+      try {
+        (observer[name] as ((...given: Parameters<GatewayTelemetry[K]>) => void) | undefined)?.(...args);
+      } catch {
+        // One observer failing never fails the report, nor the others.
+      }
+    }
+  };
 
   return {
     metrics,
@@ -57,34 +70,43 @@ export function createGatewayTelemetry(options: GatewayTelemetryOptions = {}): G
       metrics.requests.inc({ ...labels, outcome: report.outcome });
       metrics.requestDuration.observe(Math.max(0, report.durationMs) / 1000, labels);
       log.request(report);
+      tell("requestDone", report);
     },
     rejected(cause: RejectionCause, status: number, requestId: string) {
       metrics.rejections.inc({ cause });
       log.rejected(cause, status, requestId);
+      tell("rejected", cause, status, requestId);
     },
     inFlight(running: number, queued: number) {
       metrics.inFlight.set(running);
       metrics.queued.set(queued);
+      tell("inFlight", running, queued);
     },
     sessions(count: number) {
       metrics.sessions.set(count);
+      tell("sessions", count);
     },
     children(running: number) {
       metrics.children.set(running);
+      tell("children", running);
     },
     childSpawned(pid: number) {
       metrics.childSpawns.inc();
       log.childSpawned(pid);
+      tell("childSpawned", pid);
     },
     childExited(pid: number, cause: ChildExitCause, exitCode: number | null, signal: string | null) {
       metrics.childExits.inc({ cause });
       log.childExited(pid, cause, exitCode, signal);
+      tell("childExited", pid, cause, exitCode, signal);
     },
     note(event: string, fields?: Readonly<Record<string, string | number | boolean>>) {
       log.note(event, fields);
+      tell("note", event, fields);
     },
     metricsText: () => renderPrometheusText(metrics.registry.snapshot()),
     addCollector: (collector) => metrics.registry.collect(collector),
+    addObserver: (observer) => void observers.push(observer),
     close: () => processBasics?.stop(),
   };
 }

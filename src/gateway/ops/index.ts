@@ -16,8 +16,9 @@ export { PROMETHEUS_CONTENT_TYPE, renderPrometheusText } from "./prometheus-text
 export { LATENCY_BUCKETS_SECONDS, type GatewayMetrics } from "./gateway-metrics.js";
 export { KNOWN_METHODS, methodLabel } from "./method-label.js";
 export { stderrLogWriter, type LogWriter } from "./log-lines.js";
-export { Readiness, type ReadinessOptions, type ReadinessSource, type ReadinessState } from "./readiness.js";
+export { Readiness, type ReadinessOptions, type ReadinessSource, type ReadinessState, type ReadyFlag } from "./readiness.js";
 export { readinessCollector } from "./readiness-metrics.js";
+export { capacityReadiness, type CapacityLimits } from "./capacity.js";
 export { startAdminServer, type AdminServer, type AdminServerOptions } from "./admin-server.js";
 export { parseListenAddress, type ListenAddress } from "./listen-address.js";
 export { Drain, DEFAULT_CHILD_CLOSE_MS, type DrainHooks, type DrainOptions, type DrainPhase, type DrainResult } from "./drain.js";

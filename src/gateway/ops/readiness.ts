@@ -11,6 +11,12 @@ export type ReadinessState = { readonly ready: true } | { readonly ready: false;
 /** The sources the gateway feeds; others may be added by name. */
 export type ReadinessSource = "pool" | "capacity" | "crash_loop" | (string & {});
 
+/** What `follow` reads: a flag, and a way to hear of its changes. */
+export interface ReadyFlag {
+  readonly ready: boolean;
+  onReadyChange(listener: (ready: boolean) => void): () => void;
+}
+
 export interface ReadinessOptions {
   /** Sources that must report ready once before the replica is. @default ["pool"] */
   waitFor?: readonly ReadinessSource[];
@@ -40,6 +46,17 @@ export class Readiness {
     this.changed(before);
   }
 
+  /**
+   * Follows a source that has a ready flag and tells of its changes (the children's pool:
+   * `ready`, `onReadyChange`): reports it now and at each change, with `reason()` saying why
+   * when it is not ready. Returns the function that stops following.
+   */
+  follow(source: ReadinessSource, flag: ReadyFlag, reason: () => string = () => "not ready"): () => void {
+    const report = (ready: boolean) => this.report(source, ready, ready ? undefined : reason());
+    report(flag.ready);
+    return flag.onReadyChange(report);
+  }
+
   /** The drain began: not ready from now on, whatever the sources say. One way. */
   startDraining(): void {
     if (this.isDraining) return;
@@ -67,7 +84,13 @@ export class Readiness {
   private changed(before: ReadinessState): void {
     const after = this.state();
     if (describe(before) === describe(after)) return;
-    for (const listener of [...this.listeners]) listener(after);
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(after);
+      } catch {
+        // A listener's failure is its own: the state has changed all the same.
+      }
+    }
   }
 }
 

@@ -7,7 +7,7 @@
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { Principal } from "../gateway-options.js";
 import type { ChildExitCause } from "../ops/telemetry.js";
-import { SseWriter } from "../http/sse-writer.js";
+import type { SseWriter } from "../http/sse-writer.js";
 import { EventStore } from "./event-store.js";
 import type { SessionChild } from "./session-child.js";
 

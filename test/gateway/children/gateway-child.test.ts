@@ -124,6 +124,38 @@ describe("GatewayChild: what reaches the child", () => {
     expect(resultOf(await again.settled).poked).toBe(0);
   });
 
+  it("a listen stream is counted neither by the request timeout nor by the read stall", async () => {
+    const { child } = await start({ command: echoServer(), limits: { requestTimeoutMs: 200, readTimeoutMs: 200 } });
+    const listen = recorder();
+    child.request(call("L", "subscriptions/listen", { notifications: { toolsListChanged: true } }), listen.sink, never, { scope: {} });
+    await eventually(() => listen.messages.length === 1);
+    // Another child serves as the clock: its answer comes well after both ceilings of the first.
+    const { child: clock } = await start({ command: echoServer() });
+    const slept = recorder();
+    clock.request(call(1, "sleep", { ms: 800 }), slept.sink, never);
+    resultOf(await slept.settled);
+    expect(listen.calls()).toBe(0);
+    const poke = recorder();
+    child.request(call("p", "poke"), poke.sink, never);
+    expect(resultOf(await poke.settled).poked).toBe(1);
+    await eventually(() => listen.messages.length === 2);
+  });
+
+  it("a listen stream the server ends gracefully is answered with the caller's id as subscription id", async () => {
+    const { child } = await start({ command: echoServer() });
+    const listen = recorder();
+    child.request(call(42, "subscriptions/listen", { notifications: { toolsListChanged: true } }), listen.sink, never, { scope: {} });
+    await eventually(() => listen.messages.length === 1);
+    const end = recorder();
+    child.request(call("e", "end_listens"), end.sink, never);
+    expect(resultOf(await end.settled).ended).toBe(1);
+    expect((await listen.settled).answer).toEqual({
+      jsonrpc: "2.0",
+      id: 42,
+      result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 42 } },
+    });
+  });
+
   it("hands what belongs to no request to the owner: the child's requests and unrelated notifications", async () => {
     const { child, unrelated } = await start({ command: echoServer() });
     const asking = recorder();
@@ -133,6 +165,11 @@ describe("GatewayChild: what reaches the child", () => {
     expect(question.method).toBe("roots/list");
     child.respond({ jsonrpc: "2.0", id: question.id, result: { roots: [] } });
     expect(resultOf(await asking.settled).answer).toEqual({ jsonrpc: "2.0", id: question.id, result: { roots: [] } });
+    // A log message while one request asked for logs (2026-07-28 `_meta` logLevel) is that request's.
+    const wanting = recorder();
+    child.request(call(3, "log", { _meta: { "io.modelcontextprotocol/logLevel": "info" }, text: "mine" }), wanting.sink, never);
+    await wanting.settled;
+    expect(wanting.messages).toEqual([{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "mine" } }]);
     // A log message with no request asking for logs belongs to nobody: the owner.
     const logging = recorder();
     child.request(call(2, "log", { text: "hello" }), logging.sink, never);
@@ -200,7 +237,7 @@ describe("GatewayChild: death and close", () => {
     expect(child.alive).toBe(false);
     const late = recorder();
     child.request(call(9, "echo"), late.sink, never);
-    expect((await late.settled).error?.reason).toBe("DISCONNECTED");
+    expect((await late.settled).error).toMatchObject({ reason: "DISCONNECTED", signal: "SIGKILL" });
   });
 
   it("a child that exits by itself is reported as a crash with its code", async () => {

@@ -2,6 +2,7 @@
  * Shared by the children tests: the servers they run as children, a sink that records what a
  * request got, and cleanup that stops every child a test started, pass or fail.
  */
+import { setMaxListeners } from "node:events";
 import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
 import type { McpTransportError } from "../../../src/errors.js";
@@ -118,4 +119,6 @@ export function useCleanup(): { own<T extends { close(): Promise<unknown> }>(thi
   };
 }
 
+/** A signal that never aborts, shared by many requests (each adds its listener). */
 export const never = new AbortController().signal;
+setMaxListeners(0, never);

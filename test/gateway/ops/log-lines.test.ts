@@ -107,6 +107,13 @@ describe("the gateway's log lines", () => {
     expect(exited).toEqual({ time: expect.any(String), event: "child_exited", pid: 77, cause: "shutdown", signal: "SIGTERM" });
   });
 
+  it("stamps each line with the clock it is given, as ISO 8601", () => {
+    const lines: string[] = [];
+    const telemetry = createGatewayTelemetry({ log: (line) => lines.push(line), processMetrics: false, now: () => new Date(Date.UTC(2026, 11, 1, 19, 0, 0)) });
+    telemetry.note("listening", { url: "http://127.0.0.1:8080/mcp", adminUrl: "http://127.0.0.1:9090" });
+    expect(lines).toEqual(['{"time":"2026-12-01T19:00:00.000Z","event":"listening","url":"http://127.0.0.1:8080/mcp","adminUrl":"http://127.0.0.1:9090"}']);
+  });
+
   it("goes on when the writer throws", () => {
     const telemetry = createGatewayTelemetry({
       log: () => {
@@ -120,6 +127,6 @@ describe("the gateway's log lines", () => {
   });
 
   it("refuses an option nobody reads", () => {
-    expect(() => createGatewayTelemetry({ logg: () => {} } as never)).toThrow(/unknown option "logg"/);
+    expect(() => createGatewayTelemetry({ logg: () => {} } as never)).toThrow(/createGatewayTelemetry: unknown option "logg" \(did you mean "log"\?\)/);
   });
 });

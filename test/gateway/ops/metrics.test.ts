@@ -70,7 +70,12 @@ describe("the Prometheus text of the gateway", () => {
       expect(families.get("mcpwire_gateway_process_resident_memory_bytes")!.samples[0]!.value).toBeGreaterThan(0);
     } finally {
       telemetry.close();
+      telemetry.close(); // idempotent
     }
+    // Reports after close are still counted (a child exiting during the drain's end).
+    telemetry.childExited(101, "shutdown", 0, null);
+    expect(telemetry.metrics.childExits.get({ cause: "shutdown" })).toBe(1);
+    expect(() => parsePrometheusText(telemetry.metricsText())).not.toThrow();
   });
 
   it("escapes backslashes and line feeds in HELP, and quotes, backslashes and line feeds in label values", () => {
@@ -164,5 +169,28 @@ describe("the Prometheus text of the gateway", () => {
     counter.inc({}, -5);
     counter.inc({}, Number.NaN);
     expect(counter.get()).toBe(2);
+  });
+});
+
+describe("the strict reader the tests above rely on", () => {
+  it("refuses what the format forbids, so the checks above can fail", () => {
+    const bad = [
+      "x 1", // no line feed at the end
+      "x 1\n", // a sample before its TYPE
+      "# TYPE x gauge\n# TYPE x gauge\nx 1\n",
+      "# HELP x a\n# HELP x b\n# TYPE x gauge\nx 1\n",
+      "# TYPE x gauge\nx 1\n# TYPE y gauge\ny 1\nx 2\n", // x not one group
+      '# TYPE x gauge\nx{a="1"} 1\nx{a="1"} 2\n', // the same line twice
+      '# TYPE x gauge\nx{a="\\q"} 1\n', // a bad escape
+      "# TYPE x gauge\nx one\n",
+      "# HELP x a \\t b\n# TYPE x gauge\nx 1\n",
+    ];
+    for (const text of bad) expect(() => parsePrometheusText(text), JSON.stringify(text)).toThrow();
+    expect(parsePrometheusText('# HELP x a\\\\b\\nc\n# TYPE x gauge\nx{a="q\\"\\\\\\n"} +Inf\n').get("x")).toEqual({
+      name: "x",
+      help: "a\\b\nc",
+      type: "gauge",
+      samples: [{ name: "x", labels: { a: 'q"\\\n' }, value: Number.POSITIVE_INFINITY }],
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A strict reader of the Prometheus text format 0.0.4, for tests: it throws on any line the
- * format does not allow (a sample before its TYPE, a second HELP or TYPE for a family, a bad
- * escape, a value Go's ParseFloat would refuse), and gives back families with their labels
+ * format does not allow (a sample before its TYPE, a second HELP or TYPE for a family, a family
+ * not in one uninterrupted group, the same name and labels twice, a bad escape, a value Go's
+ * ParseFloat would refuse), and gives back families with their labels
  * unescaped, so a test checks what a scraper would read.
  */
 
@@ -30,6 +31,15 @@ export function parsePrometheusText(text: string): Map<string, ParsedFamily> {
     return found;
   };
   const lines = text.split("\n").slice(0, -1);
+  const seenLines = new Set<string>();
+  let current: ParsedFamily | undefined;
+  const left = new Set<string>();
+  const enter = (found: ParsedFamily, where: string) => {
+    if (found === current) return;
+    if (left.has(found.name)) throw new Error(`${where}: ${found.name} is not one uninterrupted group`);
+    if (current !== undefined) left.add(current.name);
+    current = found;
+  };
   for (const [index, line] of lines.entries()) {
     const where = `line ${index + 1} ${JSON.stringify(line)}`;
     if (line.startsWith("#")) {
@@ -37,10 +47,12 @@ export function parsePrometheusText(text: string): Map<string, ParsedFamily> {
       const type = new RegExp(`^# TYPE (${NAME}) (counter|gauge|histogram|summary|untyped)$`).exec(line);
       if (help !== null) {
         const found = family(help[1]!);
+        enter(found, where);
         if (found.help !== undefined) throw new Error(`${where}: a second HELP for ${help[1]}`);
         found.help = unescapeHelp(help[2]!, where);
       } else if (type !== null) {
         const found = family(type[1]!);
+        enter(found, where);
         if (found.type !== undefined) throw new Error(`${where}: a second TYPE for ${type[1]}`);
         if (found.samples.length > 0) throw new Error(`${where}: TYPE after samples`);
         found.type = type[2]!;
@@ -50,6 +62,10 @@ export function parsePrometheusText(text: string): Map<string, ParsedFamily> {
     const sample = parseSample(line, where);
     const owner = ownerOf(sample.name, families);
     if (owner === undefined || owner.type === undefined) throw new Error(`${where}: a sample before its family's TYPE`);
+    if (owner !== current) throw new Error(`${where}: ${owner.name} is not one uninterrupted group`);
+    const identity = `${sample.name}${JSON.stringify(Object.entries(sample.labels).sort())}`;
+    if (seenLines.has(identity)) throw new Error(`${where}: the same name and labels twice`);
+    seenLines.add(identity);
     owner.samples.push(sample);
   }
   return families;

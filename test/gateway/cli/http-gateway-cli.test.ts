@@ -1,0 +1,171 @@
+/**
+ * `mcpwire gateway <target> --listen host:port` as a process (`node dist/cli/main.js`, built by
+ * `npm run build`): it starts and says where it listens in a JSON log line, serves, refuses a
+ * non-loopback listen without --allowed-hosts, an unknown flag and an unknown MCPWIRE_GATEWAY_*
+ * variable (exit 2), takes its variables with a flag winning over its variable, and exits 0 on
+ * SIGTERM with no child left. `gatewayOptionsFrom` is checked in process for every flag.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../../src/index.js";
+import { gatewayOptionsFrom, variableOf } from "../../../src/cli/gateway/http-gateway-cli.js";
+import { closedAfterEach } from "../../helpers/owned.js";
+import { alive } from "../helpers/gateway-fixture.js";
+
+const BIN = fileURLToPath(new URL("../../../dist/cli/main.js", import.meta.url));
+const MINI = fileURLToPath(new URL("../../fixtures/stdio-exits-mid-call.mjs", import.meta.url));
+const TARGET = `${process.execPath} ${MINI}`;
+const own = closedAfterEach(30_000);
+
+interface GatewayProcess {
+  child: ChildProcess;
+  lines: Array<Record<string, unknown>>;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  close(): Promise<unknown>;
+}
+
+function runGateway(args: string[], env: Record<string, string> = {}): GatewayProcess {
+  const child = spawn(process.execPath, [BIN, "gateway", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
+  let text = "";
+  const lines: Array<Record<string, unknown>> = [];
+  let partial = "";
+  child.stderr!.setEncoding("utf8");
+  child.stderr!.on("data", (chunk: string) => {
+    text += chunk;
+    partial += chunk;
+    let cut: number;
+    while ((cut = partial.indexOf("\n")) >= 0) {
+      const line = partial.slice(0, cut);
+      partial = partial.slice(cut + 1);
+      try {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // a usage message, not a log line
+      }
+    }
+  });
+  child.stdout!.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    lines,
+    stderr: () => text,
+    exited,
+    close: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+async function listeningUrl(gateway: GatewayProcess): Promise<string> {
+  await expect.poll(() => gateway.lines.find((line) => line.event === "listening"), { timeout: 20_000 }).toBeDefined();
+  return String(gateway.lines.find((line) => line.event === "listening")!.url);
+}
+
+describe("mcpwire gateway <target>", () => {
+  it("starts, logs where it listens, serves, and exits 0 on SIGTERM with no child left", async () => {
+    const gateway = own(runGateway([TARGET, "--listen", "127.0.0.1:0", "--drain-delay", "0", "--pool-min", "0"]));
+    const url = await listeningUrl(gateway);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = await connect(url, { protocolVersion: "legacy" });
+    expect(JSON.stringify((await client.callTool("echo", { text: "via the CLI" })).content)).toContain("via the CLI");
+    const pids = gateway.lines.filter((line) => line.event === "child_spawned").map((line) => Number(line.pid));
+    expect(pids.length).toBeGreaterThan(0);
+    gateway.child.kill("SIGTERM");
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    await client.close();
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+  }, 60_000);
+
+  it("reads its variables, a flag winning over its variable", async () => {
+    const gateway = own(
+      runGateway(["--path", "/from-flag", "--drain-delay", "0"], {
+        MCPWIRE_GATEWAY_TARGET: TARGET,
+        MCPWIRE_GATEWAY_LISTEN: "127.0.0.1:0",
+        MCPWIRE_GATEWAY_PATH: "/from-variable",
+        MCPWIRE_GATEWAY_POOL_MIN: "0",
+      }),
+    );
+    expect(new URL(await listeningUrl(gateway)).pathname).toBe("/from-flag");
+    gateway.child.kill("SIGTERM");
+    expect((await gateway.exited).code).toBe(0);
+  }, 60_000);
+
+  it("refuses a non-loopback --listen without --allowed-hosts (exit 2)", async () => {
+    const gateway = own(runGateway([TARGET, "--listen", "0.0.0.0:0"]));
+    expect((await gateway.exited).code).toBe(2);
+    expect(gateway.stderr()).toMatch(/--listen 0\.0\.0\.0:0 is not a loopback address: give --allowed-hosts/);
+  }, 30_000);
+
+  it("refuses an unknown flag, with a did you mean (exit 2)", async () => {
+    const gateway = own(runGateway([TARGET, "--pool-mix", "2"]));
+    expect((await gateway.exited).code).toBe(2);
+    expect(gateway.stderr()).toMatch(/unknown option --pool-mix \(did you mean "--pool-min"\?\)/);
+  }, 30_000);
+
+  it("refuses an unknown MCPWIRE_GATEWAY_* variable, with a did you mean (exit 2)", async () => {
+    const gateway = own(runGateway([TARGET], { MCPWIRE_GATEWAY_POOL_MAXX: "2" }));
+    expect((await gateway.exited).code).toBe(2);
+    expect(gateway.stderr()).toMatch(/unknown variable MCPWIRE_GATEWAY_POOL_MAXX \(did you mean "MCPWIRE_GATEWAY_POOL_MAX"\?\)/);
+  }, 30_000);
+
+  it("prints its help and exits 0", async () => {
+    const gateway = own(runGateway(["--help"]));
+    let out = "";
+    gateway.child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
+    expect((await gateway.exited).code).toBe(0);
+    expect(out).toMatch(/Usage: mcpwire gateway <target> --listen host:port/);
+  }, 30_000);
+});
+
+describe("gatewayOptionsFrom", () => {
+  it("sets every option from its flag, durations and counts read", () => {
+    const argv = [
+      "node server.js",
+      ...["--env-allow", "A,B", "--listen", "127.0.0.1:9000", "--path", "/p", "--pool-min", "2", "--pool-max", "3", "--recycle-after", "50"],
+      ...["--legacy", "stateless", "--allowed-hosts", "a.example,b.example", "--allowed-origins", "https://a.example", "--token-file", "/t"],
+      ...["--admin-listen", "127.0.0.1:9001", "--drain-delay", "2s", "--drain-ms", "10000", "--max-body-bytes", "1000", "--max-requests", "5"],
+      ...["--max-queue", "6", "--max-sessions", "7", "--max-sessions-per-principal", "8", "--request-timeout", "1m", "--session-idle", "500ms"],
+      ...["--max-stored-events", "9", "--child-max-message-bytes", "2048", "--child-read-timeout", "30s", "--child-max-in-flight", "4"],
+    ];
+    expect(gatewayOptionsFrom(argv, {})).toEqual({
+      target: { command: "node", args: ["server.js"], envAllow: ["A", "B"] },
+      listen: "127.0.0.1:9000",
+      path: "/p",
+      poolMin: 2,
+      poolMax: 3,
+      recycleAfter: 50,
+      legacy: "stateless",
+      allowedHosts: ["a.example", "b.example"],
+      allowedOrigins: ["https://a.example"],
+      tokenFile: "/t",
+      adminListen: "127.0.0.1:9001",
+      drainDelayMs: 2000,
+      drainMs: 10_000,
+      maxBodyBytes: 1000,
+      maxRequests: 5,
+      maxQueue: 6,
+      maxSessions: 7,
+      maxSessionsPerPrincipal: 8,
+      requestTimeoutMs: 60_000,
+      sessionIdleMs: 500,
+      maxStoredEvents: 9,
+      childLimits: { maxMessageBytes: 2048, readTimeoutMs: 30_000, maxInFlight: 4 },
+    });
+  });
+
+  it("names the flag or variable of a bad value", () => {
+    expect(() => gatewayOptionsFrom(["node s.js", "--pool-min", "two"], {})).toThrow(/--pool-min "two" is not a whole number/);
+    expect(() => gatewayOptionsFrom(["node s.js"], { MCPWIRE_GATEWAY_SESSION_IDLE: "soon" })).toThrow(/MCPWIRE_GATEWAY_SESSION_IDLE "soon" is not a duration/);
+    expect(() => gatewayOptionsFrom([], {})).toThrow(/give the stdio server to serve/);
+    expect(() => gatewayOptionsFrom(["node a.js", "node b.js"], {})).toThrow(/takes one target/);
+  });
+
+  it("derives each variable from its flag", () => {
+    expect(variableOf("max-sessions-per-principal")).toBe("MCPWIRE_GATEWAY_MAX_SESSIONS_PER_PRINCIPAL");
+    expect(variableOf("child-read-timeout")).toBe("MCPWIRE_GATEWAY_CHILD_READ_TIMEOUT");
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * What the endpoint answers, per the Streamable HTTP transport of both eras: JSON or an SSE
+ * stream per request (a request whose child reports progress gets a stream carrying it, then the
+ * answer), 202 for notifications and responses, 400 for a body that is not one JSON-RPC message
+ * or a modern request whose headers do not match its body (-32020), 404 off the endpoint's path,
+ * 405 for GET and DELETE without a session, 415 for a body that is not JSON.
+ */
+import { describe, expect, it } from "vitest";
+import { connect } from "../../../src/index.js";
+import { closedAfterEach } from "../../helpers/owned.js";
+import { EVERYTHING_TARGET, MINI_TARGET, MODERN_TARGET, startGateway } from "../helpers/gateway-fixture.js";
+import { inProcessChildren } from "../helpers/in-process-children.js";
+import { modernCall } from "../helpers/modern-post.js";
+import { JSON_POST, initializeBody, rawRequest } from "../helpers/raw-http.js";
+
+const own = closedAfterEach(30_000);
+
+describe("replies", () => {
+  it("streams a request's progress on its SSE reply, then the answer (legacy session)", async () => {
+    const { url } = own(await startGateway({ target: EVERYTHING_TARGET, poolMin: 0 }));
+    const client = own(await connect(url, { protocolVersion: "legacy" }));
+    const progress: number[] = [];
+    const result = await client.callTool("trigger-long-running-operation", { duration: 0.3, steps: 3 }, { onProgress: ({ progress: value }) => progress.push(value) });
+    expect(JSON.stringify(result.content)).toMatch(/completed/i);
+    expect(progress).toEqual([1, 2, 3]);
+  }, 60_000);
+
+  it("answers a request whose child says nothing else as one JSON object", async () => {
+    const children = inProcessChildren();
+    const { port } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
+    const answer = await rawRequest({ port, headers: JSON_POST, body: initializeBody(5) });
+    expect(answer.headers["content-type"]).toBe("application/json");
+    expect(answer.json()).toMatchObject({ jsonrpc: "2.0", id: 5, result: { serverInfo: { name: "fake" } } });
+  });
+
+  it("answers 202 to a notification and to a response", async () => {
+    const children = inProcessChildren();
+    const { port } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
+    const sessionId = (await rawRequest({ port, headers: JSON_POST, body: initializeBody() })).headers["mcp-session-id"] as string;
+    const headers = { ...JSON_POST, "mcp-session-id": sessionId };
+    const notified = await rawRequest({ port, headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    expect([notified.status, notified.text]).toEqual([202, ""]);
+    const answered = await rawRequest({ port, headers, body: JSON.stringify({ jsonrpc: "2.0", id: "s1", result: {} }) });
+    expect(answered.status).toBe(202);
+  });
+});
+
+describe("bad requests", () => {
+  it("answers 400 with a JSON-RPC error to a body that is not one JSON-RPC message", async () => {
+    const children = inProcessChildren();
+    const { port } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
+    const notJson = await rawRequest({ port, headers: JSON_POST, body: "{not json" });
+    expect(notJson.status).toBe(400);
+    expect(notJson.json()).toMatchObject({ id: null, error: { code: -32700 } });
+    const batch = await rawRequest({ port, headers: JSON_POST, body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }]) });
+    expect(batch.status).toBe(400);
+    expect(batch.json()).toMatchObject({ error: { code: -32600 } });
+    const notRpc = await rawRequest({ port, headers: JSON_POST, body: JSON.stringify({ hello: "world" }) });
+    expect(notRpc.status).toBe(400);
+    const wrongType = await rawRequest({ port, headers: { ...JSON_POST, "content-type": "text/plain" }, body: initializeBody() });
+    expect(wrongType.status).toBe(415);
+  });
+
+  it("refuses a modern request whose headers do not match its body: 400 and HeaderMismatch (-32020), nothing forwarded", async () => {
+    const running = own(await startGateway({ target: MODERN_TARGET }));
+    const { port } = running;
+    const call = modernCall(3, "tools/call", { name: "echo", arguments: { text: "x" } });
+    const cases: Array<[string, Record<string, string | undefined>]> = [
+      ["no protocol version header", { "mcp-protocol-version": undefined }],
+      ["another version in the header", { "mcp-protocol-version": "2025-11-25" }],
+      ["no Mcp-Method", { "mcp-method": undefined }],
+      ["another method", { "mcp-method": "tools/list" }],
+      ["no Mcp-Name", { "mcp-name": undefined }],
+      ["another name", { "mcp-name": "sleep" }],
+      ["a Base64 name that is another", { "mcp-name": `=?base64?${Buffer.from("sleep").toString("base64")}?=` }],
+    ];
+    for (const [what, change] of cases) {
+      const headers: Record<string, string> = { ...call.headers };
+      for (const [name, value] of Object.entries(change)) {
+        if (value === undefined) delete headers[name];
+        else headers[name] = value;
+      }
+      const answer = await rawRequest({ port, headers, body: call.body });
+      expect(answer.status, what).toBe(400);
+      expect(answer.json(), what).toMatchObject({ id: 3, error: { code: -32020 } });
+    }
+    const encoded = await rawRequest({ port, headers: { ...call.headers, "mcp-name": `=?base64?${Buffer.from("echo").toString("base64")}?=` }, body: call.body });
+    expect(encoded.status).toBe(200);
+    expect(running.logs.filter((line) => line.event === "request")).toHaveLength(1);
+  }, 60_000);
+
+  it("answers 404 off the endpoint's path, 405 to GET and DELETE from a 2026-07-28 caller", async () => {
+    const { port } = own(await startGateway({ target: MODERN_TARGET }));
+    expect((await rawRequest({ port, path: "/other", headers: JSON_POST, body: "{}" })).status).toBe(404);
+    expect((await rawRequest({ port, method: "GET", headers: { accept: "text/event-stream", "mcp-protocol-version": "2026-07-28" } })).status).toBe(405);
+    expect((await rawRequest({ port, method: "DELETE", headers: { "mcp-protocol-version": "2026-07-28" } })).status).toBe(405);
+  }, 30_000);
+
+  it("in stateless mode, mints no session id and answers GET with 405", async () => {
+    const { port } = own(await startGateway({ target: EVERYTHING_TARGET, legacy: "stateless" }));
+    const answer = await rawRequest({ port, headers: JSON_POST, body: initializeBody() });
+    expect(answer.status).toBe(200);
+    expect(answer.headers["mcp-session-id"]).toBeUndefined();
+    expect((await rawRequest({ port, method: "GET", headers: { accept: "text/event-stream" } })).status).toBe(405);
+  }, 60_000);
+});
+
+describe("a caller that goes away", () => {
+  it("cancels its request: the closed stream aborts it at the child, and its slot is freed", async () => {
+    const running = own(await startGateway({ target: MODERN_TARGET }));
+    await expect.poll(() => running.gateway.readiness.state().ready, { timeout: 30_000 }).toBe(true);
+    const caller = new AbortController();
+    const call = modernCall(11, "tools/call", { name: "sleep", arguments: { ms: 600_000 } });
+    const pending = fetch(running.url, { method: "POST", headers: call.headers, body: call.body, signal: caller.signal }).catch(() => undefined);
+    await expect.poll(() => running.gateway.requests.running, { timeout: 20_000 }).toBe(1);
+    caller.abort();
+    await pending;
+    await expect.poll(() => running.logs.find((line) => line.event === "request"), { timeout: 20_000 }).toMatchObject({ outcome: "cancelled", method: "tools/call" });
+    expect(running.gateway.requests).toEqual({ running: 0, queued: 0 });
+    // The child is free again: it answers the next request.
+    const echo = modernCall(12, "tools/call", { name: "echo", arguments: { text: "next" } });
+    const next = (await (await fetch(running.url, { method: "POST", headers: echo.headers, body: echo.body })).json()) as { result: { content: unknown } };
+    expect(next.result.content).toEqual([{ type: "text", text: "next" }]);
+  }, 60_000);
+});
