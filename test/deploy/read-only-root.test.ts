@@ -34,14 +34,17 @@ function canSandbox(): boolean {
  * entrypoint as the image's user: $1 is mcpwire's folder, shown at /media (the image's /app), $2
  * what the image holds in /opt (the installed server and, here, the Secret's token).
  */
+/** Where mcpwire's folder is seen inside the sandbox (the image's /app). */
+const SANDBOX_APP_DIR = "/media";
+
 const SANDBOX = `set -eu
-mount --bind "$1" /media
+mount --bind "$1" ${SANDBOX_APP_DIR}
 mount --bind "$2" /opt
 mount -t tmpfs -o mode=1777,size=64m tmpfs /tmp
 mount -o remount,bind,ro /
-mount -o remount,bind,ro /media
+mount -o remount,bind,ro ${SANDBOX_APP_DIR}
 mount -o remount,bind,ro /opt
-exec setpriv --reuid=${IMAGE_UID} --regid=${IMAGE_UID} --clear-groups --no-new-privs /media/deploy/entrypoint.sh`;
+exec setpriv --reuid=${IMAGE_UID} --regid=${IMAGE_UID} --clear-groups --no-new-privs ${SANDBOX_APP_DIR}/deploy/entrypoint.sh`;
 
 /** The variables the image's last stage sets (deploy/Dockerfile, ENV). */
 function imageEnv(): Record<string, string> {
@@ -69,13 +72,18 @@ describe.skipIf(!GATEWAY_CLI_BUILT || !canSandbox())("the entrypoint on a read-o
   beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), "mcpwire-ro-"));
     opt = join(scratch, "opt");
-    // The image's /opt/mcp-server: the package in its node_modules (the real one, by its real
-    // path, since /tmp is hidden in the sandbox), its command linked by the script the build runs.
+    // The image's /opt/mcp-server: the package in its node_modules (mcpwire's own copy), its
+    // command linked by the script the build runs.
     const packageDir = join(opt, "mcp-server", "node_modules", "@modelcontextprotocol");
     mkdirSync(packageDir, { recursive: true });
     symlinkSync(realpathSync(`${ROOT}node_modules/@modelcontextprotocol/server-everything`), join(packageDir, "server-everything"));
     const linked = spawnSync(process.execPath, [`${DEPLOY}link-server-bin.mjs`, join(opt, "mcp-server"), "@modelcontextprotocol/server-everything"], { encoding: "utf8" });
     expect(linked.status, linked.stderr).toBe(0);
+    // The script ran on the host, through the host's path; inside the sandbox the package is
+    // reached through mcpwire's folder at /media, since a repository under /tmp (a CI clone) is
+    // hidden there by the tmpfs. The command's link is relative, so it follows.
+    rmSync(join(packageDir, "server-everything"));
+    symlinkSync(`${SANDBOX_APP_DIR}/node_modules/@modelcontextprotocol/server-everything`, join(packageDir, "server-everything"));
     mkdirSync(join(opt, "secrets"));
     writeFileSync(join(opt, "secrets", "token"), token);
     for (const dir of [scratch, opt, join(opt, "secrets")]) chmodSync(dir, 0o755);
@@ -92,7 +100,7 @@ describe.skipIf(!GATEWAY_CLI_BUILT || !canSandbox())("the entrypoint on a read-o
         MCPWIRE_GATEWAY_ADMIN_LISTEN: "127.0.0.1:0",
         MCPWIRE_GATEWAY_TOKEN_FILE: "/opt/secrets/token",
         MCPWIRE_GATEWAY_DRAIN_DELAY: "1",
-        MCPWIRE_IMAGE_APP_DIR: "/media",
+        MCPWIRE_IMAGE_APP_DIR: SANDBOX_APP_DIR,
         MCP_SERVER_API_KEY: String(at(manifest("Secret", "mcpwire-gateway-server"), "stringData")["api-key"]),
       },
       ["unshare", "--mount", "--propagation", "private", "sh", "-c", SANDBOX, "sandbox", ROOT, opt],
@@ -106,7 +114,7 @@ describe.skipIf(!GATEWAY_CLI_BUILT || !canSandbox())("the entrypoint on a read-o
     // What the gateway sees: a read-only root and a writable tmpfs on /tmp.
     const mounts = mountsOf(run.child.pid!);
     expect(mounts.get("/")).toMatch(/^ro\b/);
-    expect(mounts.get("/media")).toMatch(/^ro\b/);
+    expect(mounts.get(SANDBOX_APP_DIR)).toMatch(/^ro\b/);
     expect(mounts.get("/tmp")).toMatch(/^rw\b/);
 
     await expect.poll(async () => (await fetch(`${String(listening.adminUrl)}/readyz`)).status, { timeout: RUN_DEADLINE_MS }).toBe(200);
