@@ -5,6 +5,7 @@
  * parsed strictly, gauges and counters by name), and whether a pid or a process group is left.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
@@ -128,6 +129,18 @@ export function alive(pid: number): boolean {
  */
 export function groupAlive(pid: number): boolean {
   return processGroupAlive(pid);
+}
+
+/** Whether the process of this pid runs (Linux: from /proc, a zombie not counted). */
+export function runs(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return false;
+  }
+  const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+  return state !== "Z" && state !== "X";
 }
 
 function signalReaches(target: number): boolean {
