@@ -3,7 +3,8 @@
  * end, and one that leaves a grandchild which ignores SIGTERM too. After SIGTERM to the gateway it
  * exits 0 and nothing of theirs is left (the close ladder ends with SIGKILL to each group). A
  * server that exits at once crash-loops: `/readyz` says 503 with its reason and stays so, a call
- * is answered UNAVAILABLE with 503 and `Retry-After`, and `/healthz` stays 200.
+ * is answered UNAVAILABLE with 503 and `Retry-After`, and `/healthz` stays 200. A pool child that
+ * crashes with calls in flight fails those with DISCONNECTED, and is replaced.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -77,6 +78,33 @@ describe("children that misbehave, through the gateway", () => {
     await expect.poll(() => gateway.spawnedPids().length, { timeout: 30_000 }).toBeGreaterThan(spawned);
     expect((await adminGet(adminUrl!, "/readyz")).status).toBe(503);
     expect((await adminGet(adminUrl!, "/healthz")).status).toBe(200);
+
+    gateway.child.kill("SIGTERM");
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    for (const pid of gateway.spawnedPids()) expect(groupAlive(pid), `group of ${pid}`).toBe(false);
+  }, 90_000);
+
+  it("a pool child that crashes with calls in flight: each is answered DISCONNECTED, and the child is replaced", async () => {
+    const modern = fixture("modern-server.ts");
+    const { gateway, port, adminUrl } = await readyGateway(`${process.execPath} --import tsx ${modern} stdio`, ["--pool-max", "1"]);
+    const [first] = gateway.spawnedPids();
+    const held = Array.from({ length: 10 }, (_, index) => post({ port, ...modernCall(index + 1, "tools/call", { name: "sleep", arguments: { ms: 600_000 } }) }));
+    await expect.poll(async () => (await scrape(adminUrl!)).value("requests_in_flight"), { timeout: 20_000 }).toBe(10);
+    const crash = await post({ port, ...modernCall(99, "tools/call", { name: "crash", arguments: {} }) });
+    expect(crash.message).toMatchObject({ id: 99, error: { data: { reason: "DISCONNECTED" } } });
+    for (const [index, answer] of (await Promise.all(held)).entries()) {
+      expect(answer.message, `call ${index + 1}`).toMatchObject({ id: index + 1, error: { data: { reason: "DISCONNECTED" } } });
+    }
+    expect(groupAlive(first!)).toBe(false);
+
+    // Replaced after its backoff; the replica serves again, with one child as before.
+    await expect.poll(() => gateway.spawnedPids().length, { timeout: 30_000 }).toBe(2);
+    await expect.poll(async () => (await adminGet(adminUrl!, "/readyz")).status, { timeout: 30_000 }).toBe(200);
+    const again = await post({ port, ...modernCall(100, "tools/call", { name: "echo", arguments: { text: "back" } }) });
+    expect(JSON.stringify(again.message?.result)).toContain("back");
+    const metrics = await scrape(adminUrl!);
+    expect(metrics.value("child_exits_total", { cause: "crash" })).toBe(1);
+    expect(metrics.value("children")).toBe(1);
 
     gateway.child.kill("SIGTERM");
     expect(await gateway.exited).toEqual({ code: 0, signal: null });
