@@ -7,7 +7,8 @@
 //   node --import tsx bench/gateway-front.mjs
 //
 // Environment: BENCH_ROUNDS (5), BENCH_SEQUENTIAL (500 calls one at a time), BENCH_CONCURRENT
-// (2000 calls, 64 in flight).
+// (2000 calls, 64 in flight). With BENCH_GATEWAY_JSON=1 a last line holds the figures as JSON, for
+// `npm run bench` (run.mjs), which runs this as its gateway section.
 import { fileURLToPath } from "node:url";
 import { connect } from "../src/index.ts";
 import { createGateway } from "../src/gateway/gateway.ts";
@@ -80,8 +81,11 @@ for (let round = 0; round < ROUNDS; round++) {
 console.log(`| path | ${SEQUENTIAL} sequential, ms (median) | ${CONCURRENT} with ${IN_FLIGHT} in flight, ms (median) | ratio to direct stdio (seq / conc) |`);
 console.log("| --- | --- | --- | --- |");
 const direct = { sequential: median(times.direct.sequential), concurrent: median(times.direct.concurrent) };
+const summary = {};
 for (const [name, figures] of Object.entries(times)) {
   const seq = median(figures.sequential);
   const conc = median(figures.concurrent);
+  summary[name] = { sequentialMs: seq, concurrentMs: conc, sequentialRatio: seq / direct.sequential, concurrentRatio: conc / direct.concurrent };
   console.log(`| ${name} | ${seq.toFixed(0)} | ${conc.toFixed(0)} | ${(seq / direct.sequential).toFixed(2)} / ${(conc / direct.concurrent).toFixed(2)} |`);
 }
+if (process.env.BENCH_GATEWAY_JSON === "1") console.log(JSON.stringify({ rounds: ROUNDS, sequential: SEQUENTIAL, concurrent: CONCURRENT, inFlight: IN_FLIGHT, summary, raw: times }));

@@ -2,6 +2,8 @@
 // alternating, several rounds; medians with min-max, mcpwire's ratio to every other client
 // (mcpwire/X), a table on stdout and a JSON file in bench/results/. Then the cold start
 // (cold-start.mjs): connect and first list in fresh processes, and whole short-lived programs.
+// Last, the gateway (gateway-front.mjs, in a process of its own): mcpwire over stdio directly
+// against mcpwire through `createGateway` over HTTP, with the ratios to the direct connection.
 //
 // `npm run bench:steady` (`--steady`): the same calls, timed once every client is warmed up
 // (20 000 sequential calls, then 20 000 with 64 in flight, before the timed windows of 5 000 and
@@ -10,7 +12,8 @@
 // shows what a call costs once the optimizing compiler is done.
 //
 // Environment: BENCH_ROUNDS (3), BENCH_CLIENTS (floor,floor-undici,sdk,sdk2,aisdk,mcpwire), BENCH_TRANSPORTS
-// (stdio,http-json,http-sse; empty for none), BENCH_COLD_ROUNDS (7; 0 for no cold start), and the driver's BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT,
+// (stdio,http-json,http-sse; empty for none), BENCH_COLD_ROUNDS (7; 0 for no cold start),
+// BENCH_GATEWAY_ROUNDS (3; 0 for no gateway section), and the driver's BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT,
 // BENCH_CONCURRENT_WARMUP, BENCH_LARGE_MIB.
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -34,7 +37,30 @@ const CLIENTS = (process.env.BENCH_CLIENTS ?? (STEADY ? "floor,floor-undici,mcpw
 const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? "stdio,http-json,http-sse").split(",").filter(Boolean);
 // The cold-start section (see cold-start.mjs); BENCH_COLD_ROUNDS=0 leaves it out.
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? (STEADY ? 0 : 7));
+// The gateway section (see gateway-front.mjs); BENCH_GATEWAY_ROUNDS=0 leaves it out.
+const GATEWAY_ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? (STEADY ? 0 : 3));
 const RUN_DEADLINE_MS = 300_000; // one client's whole scenario; a hang fails the run instead of the machine
+
+/** gateway-front.mjs in a process of its own (it runs on the sources, through tsx): its table, and its figures. */
+function runGatewayFront(rounds) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", `${here}gateway-front.mjs`], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, BENCH_ROUNDS: String(rounds), BENCH_GATEWAY_JSON: "1", NODE_NO_WARNINGS: undefined },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_DEADLINE_MS);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`gateway-front.mjs exited with ${code}: ${stderr.slice(-2000)}`));
+      const output = stdout.trim().split("\n");
+      resolve({ table: output.slice(0, -1), figures: JSON.parse(output.at(-1)) });
+    });
+  });
+}
 
 function runClient(client, transport, target, scenario = "main") {
   return new Promise((resolve, reject) => {
@@ -130,12 +156,23 @@ if (COLD_ROUNDS > 0) {
   lines.push(...cold.lines);
 }
 
+if (GATEWAY_ROUNDS > 0) {
+  const gateway = await runGatewayFront(GATEWAY_ROUNDS);
+  summary.gateway = gateway.figures.summary;
+  results.gateway = gateway.figures.raw;
+  lines.push("\n### the gateway against a direct stdio connection (mcpwire both ways, one process)\n", ...gateway.table);
+}
+
 const machine = `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), Node ${process.version}`;
 const windowOf = (name) => process.env[name] ?? STEADY_WINDOWS[name];
 const windows = STEADY
   ? `; steady state (after ${windowOf("BENCH_WARMUP")} sequential and ${windowOf("BENCH_CONCURRENT_WARMUP")} in-flight warm-up calls)`
   : "";
-const sections = [TRANSPORTS.length > 0 ? `${ROUNDS} rounds` : "", COLD_ROUNDS > 0 ? `cold start ${COLD_ROUNDS} rounds` : ""].filter(Boolean);
+const sections = [
+  TRANSPORTS.length > 0 ? `${ROUNDS} rounds` : "",
+  COLD_ROUNDS > 0 ? `cold start ${COLD_ROUNDS} rounds` : "",
+  GATEWAY_ROUNDS > 0 ? `gateway ${GATEWAY_ROUNDS} rounds` : "",
+].filter(Boolean);
 const header = `Benchmark ${new Date().toISOString()} on ${machine}; ${sections.join(", ")}, medians (min-max)${windows}.`;
 process.stdout.write(`${header}\n${lines.join("\n")}\n`);
 await mkdir(`${here}results`, { recursive: true });

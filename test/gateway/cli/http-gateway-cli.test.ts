@@ -5,7 +5,6 @@
  * variable (exit 2), takes its variables with a flag winning over its variable, and exits 0 on
  * SIGTERM with no child left. `gatewayOptionsFrom` is checked in process for every flag.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,57 +12,14 @@ import { connect } from "../../../src/index.js";
 import { gatewayOptionsFrom, variableOf } from "../../../src/cli/gateway/http-gateway-cli.js";
 import { closedAfterEach } from "../../helpers/owned.js";
 import { alive } from "../helpers/gateway-fixture.js";
+import { listening, runGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 
-const BIN = fileURLToPath(new URL("../../../dist/cli/main.js", import.meta.url));
 const MINI = fileURLToPath(new URL("../../fixtures/stdio-exits-mid-call.mjs", import.meta.url));
 const TARGET = `${process.execPath} ${MINI}`;
 const own = closedAfterEach(30_000);
 
-interface GatewayProcess {
-  child: ChildProcess;
-  lines: Array<Record<string, unknown>>;
-  stderr(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  close(): Promise<unknown>;
-}
-
-function runGateway(args: string[], env: Record<string, string> = {}): GatewayProcess {
-  const child = spawn(process.execPath, [BIN, "gateway", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } });
-  let text = "";
-  const lines: Array<Record<string, unknown>> = [];
-  let partial = "";
-  child.stderr!.setEncoding("utf8");
-  child.stderr!.on("data", (chunk: string) => {
-    text += chunk;
-    partial += chunk;
-    let cut: number;
-    while ((cut = partial.indexOf("\n")) >= 0) {
-      const line = partial.slice(0, cut);
-      partial = partial.slice(cut + 1);
-      try {
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        // a usage message, not a log line
-      }
-    }
-  });
-  child.stdout!.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  return {
-    child,
-    lines,
-    stderr: () => text,
-    exited,
-    close: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
-    },
-  };
-}
-
 async function listeningUrl(gateway: GatewayProcess): Promise<string> {
-  await expect.poll(() => gateway.lines.find((line) => line.event === "listening"), { timeout: 20_000 }).toBeDefined();
-  return String(gateway.lines.find((line) => line.event === "listening")!.url);
+  return (await listening(gateway, 20_000)).url;
 }
 
 describe("mcpwire gateway <target>", () => {
