@@ -81,13 +81,23 @@ function countAnnotations(value: unknown): number {
  * encoded).
  */
 export function decodeHeaderValue(value: string): string | undefined {
+  // A client encodes every value of the sentinel's shape, so one that is not strict Base64 is malformed.
+  if (!SENTINEL.test(value)) return FIELD_VALUE.test(value) ? value : undefined;
   const sentinel = STRICT_SENTINEL.exec(value);
   if (sentinel) {
     const decoded = Buffer.from(sentinel[1]!, "base64");
-    return decoded.toString("base64") === sentinel[1] ? decoded.toString("utf8") : undefined;
+    if (decoded.toString("base64") !== sentinel[1]) return undefined;
+    try {
+      return STRICT_UTF8.decode(decoded);
+    } catch {
+      // Not UTF-8: not what a client encoded either.
+      return undefined;
+    }
   }
-  return FIELD_VALUE.test(value) ? value : undefined;
+  return undefined;
 }
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The argument at a property path (a chain of `properties` keys); `undefined` when absent. */
 export function argumentAt(root: unknown, path: readonly string[]): unknown {
