@@ -29,6 +29,8 @@ export interface ForwardPlan {
   relay(): Promise<Relay>;
   /** A message about the request the caller's reply cannot carry (it takes JSON only). */
   undeliverable?(message: JsonRpcMessage): void;
+  /** Every message the child sends about the request, seen before the caller gets it (the gateway's own bookkeeping listens). */
+  heard?(message: JsonRpcMessage): void;
   /** Called just before the answer, the child's or an error of ours, goes to the caller (a new session keeps its id, or drops it on an error). */
   answered?(response: JsonRpcResponse): void;
   /** Called once, however the request ended. */
@@ -155,6 +157,7 @@ export async function forwardRequest(
 
   const sink: RequestSink = {
     message(child) {
+      plan.heard?.(child);
       if (finishedOnce) return;
       if (!reply.message(child)) plan.undeliverable?.(child);
     },

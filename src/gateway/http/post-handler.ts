@@ -17,7 +17,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from "../../protocol/jsonrpc.js";
-import { Method } from "../../protocol/methods.js";
+import { Method, Notification } from "../../protocol/methods.js";
 import { HEADER_MISMATCH } from "../../protocol/modern.js";
 import type { Principal } from "../gateway-options.js";
 import type { RejectionCause } from "../ops/telemetry.js";
@@ -124,7 +124,19 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
       }
       return;
     }
-    await forwardRequest(context, response, message, reply(), plan("modern", { relay: async () => context.poolFor("modern", post.principal) }));
+    await forwardRequest(
+      context,
+      response,
+      message,
+      reply(),
+      plan("modern", {
+        relay: async () => context.poolFor("modern", post.principal),
+        // A 2026-07-28 server tells of a changed tool list on a caller's listen stream only.
+        heard: (m) => {
+          if ("method" in m && m.method === Notification.toolsListChanged) context.toolHeaders.toolsChanged();
+        },
+      }),
+    );
     return;
   }
 

@@ -7,7 +7,9 @@
  * The catalog is filled by the gateway's own `tools/list` (every page, with the gateway's own
  * modern `_meta`), sent through the modern pool:
  * - on the first `tools/call` of a tool it does not hold, and again when a tool is not in it;
- * - after `toolsChanged()` (a child sent `notifications/tools/list_changed`), at the next lookup.
+ * - after `toolsChanged()`, at the next lookup: a child sent `notifications/tools/list_changed`,
+ *   on a caller's listen stream (post-handler.ts hears it on its way) or outside any request (the
+ *   pool's `onUnrelated`, default-children.ts).
  *
  * Bounded in size (`maxTools`, `maxPages`) and in how often it lists: one listing at a time, which
  * every lookup waiting on it shares, and, for a name still unknown after a listing, none again
