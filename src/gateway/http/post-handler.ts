@@ -118,7 +118,7 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
     const paramRefusal = await toolCallRefusal(context, message, request);
     if (paramRefusal !== undefined) {
       if (paramRefusal.unavailable) {
-        refuse("not_ready", 503, jsonRpcError(message.id, JSONRPC_INTERNAL_ERROR, paramRefusal.words), { "Retry-After": String(RETRY_AFTER_SECONDS) });
+        refuse("not_ready", 503, jsonRpcError(message.id, JSONRPC_INTERNAL_ERROR, paramRefusal.words, { reason: "UNAVAILABLE" }), { "Retry-After": String(RETRY_AFTER_SECONDS) });
       } else {
         refuse("bad_request", 400, jsonRpcError(message.id, HEADER_MISMATCH, `Header mismatch: ${paramRefusal.words}`));
       }

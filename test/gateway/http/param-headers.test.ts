@@ -48,7 +48,7 @@ async function callWith(port: number, id: number, name: string, args: Record<str
   const headers: Record<string, string> = { ...call.headers, accept: "application/json" };
   for (const [key, value] of Object.entries(params)) headers[`mcp-param-${key}`] = value;
   const answer = await rawRequest({ port, headers, body: call.body });
-  return { status: answer.status, body: answer.json() as { id?: unknown; result?: { content?: { text: string }[] }; error?: { code: number; message: string } } };
+  return { status: answer.status, body: answer.json() as { id?: unknown; result?: { content?: { text: string }[] }; error?: { code: number; message: string; data?: unknown } } };
 }
 
 const FULL = { region: "eu-west-1", priority: 42, dry: true, limits: { rows: 5 }, query: "plain" };
@@ -207,6 +207,7 @@ describe("the gateway's tool listing", () => {
     const { status, body } = await callWith(port, 11, "route", FULL, FULL_HEADERS);
     expect(status).toBe(503);
     expect(body.id).toBe(11);
+    expect(body.error).toMatchObject({ code: -32603, data: { reason: "UNAVAILABLE" } });
     expect(body.error?.message).not.toContain("refused by the test");
     expect(calls(seen, "route")).toBe(0);
   }, 60_000);
