@@ -5,7 +5,7 @@
  * probe gives. A relay always settles a request (an answer, or a failure at its timeout), so the
  * promise settles too.
  */
-import { McpTransportError } from "../../errors.js";
+import type { McpTransportError } from "../../errors.js";
 import type { JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { Method } from "../../protocol/methods.js";
 import { MetaKey } from "../../protocol/modern.js";
