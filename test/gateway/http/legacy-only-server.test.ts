@@ -29,6 +29,8 @@ describe("a legacy-only server behind the modern pool", () => {
     const spawned = running.spawnedPids().length;
     const discover = modernCall(21, "server/discover");
     const answer = await rawRequest({ port: running.port, headers: discover.headers, body: discover.body });
+    // 400, as a legacy HTTP server answers a modern request: the caller falls back (streamable-http, "Backward Compatibility").
+    expect(answer.status).toBe(400);
     expect(answer.json()).toEqual({ jsonrpc: "2.0", id: 21, error: { code: -32601, message: "Method not found" } });
     expect(running.spawnedPids().length).toBe(spawned);
   }, 60_000);
