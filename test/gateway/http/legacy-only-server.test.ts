@@ -4,6 +4,7 @@
  * child; the replica is ready; a modern caller gets the server's own answer to `server/discover`
  * and falls back to a legacy session. The 2026-07-28 fixture keeps its warm children.
  */
+import { Client as SdkV2Client, StreamableHTTPClientTransport as SdkV2Transport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { connect } from "../../../src/index.js";
 import { closedAfterEach } from "../../helpers/owned.js";
@@ -42,6 +43,17 @@ describe("a legacy-only server behind the modern pool", () => {
     expect(client.era).toBe("legacy");
     const result = await client.callTool("echo", { message: "fell back" });
     expect(JSON.stringify(result.content)).toContain("fell back");
+  }, 60_000);
+
+  it("the official v2 client in auto mode probes, falls back to a legacy session and calls a tool", async () => {
+    const running = own(await startGateway({ target: EVERYTHING_TARGET, poolMin: 1 }));
+    const client = new SdkV2Client({ name: "v2-auto", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    const transport = new SdkV2Transport(new URL(running.url));
+    await client.connect(transport);
+    own({ close: () => client.close() });
+    expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+    const result = await client.callTool({ name: "echo", arguments: { message: "auto fell back" } });
+    expect(JSON.stringify(result.content)).toContain("auto fell back");
   }, 60_000);
 });
 
