@@ -91,7 +91,7 @@ export interface ChildPoolOptions {
   probeTimeoutMs?: number;
   /**
    * Modern pool of a legacy-only server (see the module's comment): a child spawned for a request
-   * is closed once idle this long, in ms. @default 5_000
+   * is closed once idle this long, in ms; `Infinity` keeps it. @default 5_000
    */
   idleCloseMs?: number;
   stopTimings?: ChildStopTimings;
@@ -132,6 +132,9 @@ export interface PoolStats {
   /** Requests waiting in the pool for a child. */
   queued: number;
 }
+
+/** The longest delay a Node timer holds; a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Why a legacy stateless pool takes no request once its server refused the gateway's initialize. */
 const ERA_REFUSED = "the server refused the gateway's initialize: it does not serve legacy callers (it may speak 2026-07-28 only)";
@@ -572,6 +575,8 @@ export class ChildPool implements Relay {
       void child.close("idle");
     };
     if (delayMs === 0) return close();
+    // Infinity (or past what a timer holds) means: never closed for being idle.
+    if (delayMs > MAX_TIMER_MS) return;
     member.idleTimer = setTimeout(close, delayMs);
     member.idleTimer.unref();
   }

@@ -84,6 +84,14 @@ describe("ChildPool (modern) before a legacy-only server", () => {
   }, 60_000);
 });
 
+describe("ChildPool: idleCloseMs", () => {
+  it("refuses a value that is not a whole number of ms, naming the option", () => {
+    for (const idleCloseMs of [-1, 1.5, "5s"]) {
+      expect(() => new ChildPool({ command: everythingServer(), era: "modern", idleCloseMs: idleCloseMs as number })).toThrow(/idleCloseMs/);
+    }
+  });
+});
+
 describe("ChildPool (modern) before a 2026-07-28 server", () => {
   it("keeps its warm child between requests, even with idleCloseMs at 0", async () => {
     const seen = recordingTelemetry();
