@@ -233,6 +233,13 @@ export type { GatewayHandler } from "./gateway/http/handler.js";
 export type { Relay, RequestSink } from "./gateway/relay.js";
 export type { SessionChild, SessionChildOwner, OpenSessionChild } from "./gateway/sessions/session-child.js";
 /**
+ * The values of the 2026-07-28 `Mcp-Name` and `Mcp-Param-{Name}` headers, for a server or an
+ * intermediary of one's own: `headerParamsOf(inputSchema)` gives the arguments a tool mirrors
+ * (or why the tool is invalid), `encodeHeaderValue` and `decodeHeaderValue` the Base64 sentinel
+ * form, `argumentAt` the argument at a property path. The gateway checks callers' headers with them.
+ */
+export { argumentAt, decodeHeaderValue, encodeHeaderValue, headerParamsOf, type HeaderParam } from "./protocol/header-values.js";
+/**
  * HTTP to stdio (`mcpwire gateway <url> --stdio`): a remote server served on a host's stdin and
  * stdout, as a transparent relay over any transport (README, "The gateway").
  */

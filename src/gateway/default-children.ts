@@ -5,6 +5,7 @@
  * readiness: the replica is ready once a pool is warmed and probed, and not while it crash-loops.
  */
 import { ChildPool, SessionRelay, childCommandFor, type GatewayChildLimits } from "./children/index.js";
+import { Notification } from "../protocol/methods.js";
 import type { ResolvedGatewayOptions } from "./check-options.js";
 import type { GatewayChildren, GatewayChildrenFactory } from "./gateway.js";
 import type { Relay } from "./relay.js";
@@ -18,7 +19,7 @@ export const MIN_PROBE_TIMEOUT_MS = 30_000;
 /** Callers' relays kept per principal; past this many the map starts again (they are cheap to remake). */
 const MAX_CALLER_RELAYS = 10_000;
 
-export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, readiness }): GatewayChildren => {
+export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, readiness, toolsChanged }): GatewayChildren => {
   const command = childCommandFor({ ...options.target, args: [...options.target.args], envAllow: [...options.target.envAllow] });
   const limits = childLimitsOf(options);
   const poolOptions = {
@@ -33,7 +34,14 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     probeTimeoutMs: Math.max(options.requestTimeoutMs, MIN_PROBE_TIMEOUT_MS),
     telemetry,
   };
-  const modern = new ChildPool({ ...poolOptions, era: "modern" });
+  const modern = new ChildPool({
+    ...poolOptions,
+    era: "modern",
+    // No caller of the pool can be told; the gateway's own tool catalog can.
+    onUnrelated: (message) => {
+      if (message.method === Notification.toolsListChanged) toolsChanged?.();
+    },
+  });
   const stateless = options.legacy === "stateless" ? new ChildPool({ ...poolOptions, era: "legacy-stateless" }) : undefined;
   const pools = stateless === undefined ? [modern] : [modern, stateless];
   // One stdio server speaks one era, so one pool of the two may never be ready: a pool that is

@@ -18,6 +18,8 @@ import { callerCheck } from "./http/caller-auth.js";
 import type { FrontContext } from "./http/front-context.js";
 import { createHandler, type GatewayHandler } from "./http/handler.js";
 import { InFlightRequests } from "./http/in-flight.js";
+import { listToolsThrough } from "./http/list-tools-page.js";
+import { ToolHeaderCatalog } from "./http/tool-header-catalog.js";
 import { startAdminServer, type AdminServer } from "./ops/admin-server.js";
 import { Drain, type DrainResult } from "./ops/drain.js";
 import { createGatewayTelemetry, type GatewayTelemetryRecorder } from "./ops/gateway-telemetry.js";
@@ -30,6 +32,9 @@ import type { OpenSessionChild } from "./sessions/session-child.js";
 import { SessionStore } from "./sessions/session-store.js";
 import { defaultChildren } from "./default-children.js";
 import { isLoopbackHost } from "../util/loopback.js";
+
+/** Whom the gateway's own requests (its `tools/list`) are relayed for; no caller's name holds a NUL. */
+const GATEWAY_PRINCIPAL: Principal = Object.freeze({ principal: "\0gateway" });
 
 /** How long answered connections get to flush after the front stops listening, before they are cut. */
 export const FRONT_CLOSE_GRACE_MS = 1_000;
@@ -48,8 +53,15 @@ export interface GatewayChildren {
   close(hurry: AbortSignal): Promise<void>;
 }
 
-/** What builds the children, given the checked options and the operations they report to. */
-export type GatewayChildrenFactory = (options: ResolvedGatewayOptions, ops: { telemetry: GatewayTelemetry; readiness: Readiness }) => GatewayChildren;
+/**
+ * What builds the children, given the checked options and the operations they report to.
+ * `toolsChanged` is to be called when a child sends `notifications/tools/list_changed` outside a
+ * request: the front then lists the tools again before it checks `Mcp-Param-*` headers.
+ */
+export type GatewayChildrenFactory = (
+  options: ResolvedGatewayOptions,
+  ops: { telemetry: GatewayTelemetry; readiness: Readiness; toolsChanged?: () => void },
+) => GatewayChildren;
 
 /** Parts of a gateway that may be given instead of the defaults: for tests, and for embedding. */
 export interface GatewayParts {
@@ -102,7 +114,9 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
     }),
   );
   const childrenFactory = parts.children ?? defaultChildren;
-  const children = childrenFactory(resolved, { telemetry, readiness });
+  // Filled through the children, which are built next; it lists nothing before the first tools/call.
+  const toolHeaders = new ToolHeaderCatalog({ listPage: listToolsThrough(() => children.poolFor("modern", GATEWAY_PRINCIPAL)) });
+  const children = childrenFactory(resolved, { telemetry, readiness, toolsChanged: () => toolHeaders.toolsChanged() });
 
   let refusing = false;
   const inFlight = new InFlightRequests();
@@ -122,6 +136,7 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
     poolFor: (era, principal) => children.poolFor(era, principal),
     openSessionChild: children.openSessionChild,
     inFlight,
+    toolHeaders,
     hostPolicy: { allowedHosts: resolved.allowedHosts, loopbackNames: isLoopbackHost(resolved.listen.host) },
     checkCaller,
     refusing: () => refusing,

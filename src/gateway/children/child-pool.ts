@@ -27,6 +27,19 @@
  * does not support it disconnects (basic/lifecycle, "Version Negotiation"). `Mcp-Session-Id` is
  * the front's to give or not. The caller's `notifications/initialized` is dropped for the same reason.
  *
+ * A server that speaks the legacy era only (most stdio servers on npm today) answers the modern
+ * probe with an error that is not a modern one (pool-probe.ts). The era is a property of the
+ * server, which a client caches for the process's lifetime (basic/versioning, "Backward
+ * Compatibility"), so the modern pool learns it once and then keeps no warm children:
+ * - a modern caller's `server/discover` is answered with the error the server gave the probe,
+ *   word for word, in the caller's id. It is the server's own answer, not one the gateway made up
+ *   (the gateway never rebuilds a server object), and it is what the caller needs to fall back
+ *   to a legacy session. No child is spawned for it.
+ * - any other modern request (a client that skipped discovery) still reaches a child, spawned on
+ *   demand, whose answer passes as it is: the specification leaves that outcome to the server.
+ *   Such a child is closed once idle for `idleCloseMs`; a probed child nobody asked for at once.
+ * The pool stays ready: its probe was answered, which is all readiness asks of it.
+ *
  * A request a child sends to the client is refused toward the child with a JSON-RPC error that
  * says the gateway serves it statelessly: no caller is listening for it. A `ping` is answered,
  * since the gateway is there. Both eras: a 2026-07-28 server MUST NOT send requests at all.
@@ -34,11 +47,13 @@
 import { McpTransportError } from "../../errors.js";
 import {
   JSONRPC_METHOD_NOT_FOUND,
+  type JsonRpcErrorObject,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc.js";
 import { Method, Notification } from "../../protocol/methods.js";
+import { ModernMethod } from "../../protocol/modern.js";
 import { abortReason } from "../../util/abort.js";
 import type { GatewayTelemetry } from "../ops/telemetry.js";
 import type { Relay, RequestSink } from "../relay.js";
@@ -74,6 +89,11 @@ export interface ChildPoolOptions {
   crashLoop?: CrashLoopOptions;
   /** How long a new child has to answer its probe, in ms. @default limits.requestTimeoutMs */
   probeTimeoutMs?: number;
+  /**
+   * Modern pool of a legacy-only server (see the module's comment): a child spawned for a request
+   * is closed once idle this long, in ms; `Infinity` keeps it. @default 5_000
+   */
+  idleCloseMs?: number;
   stopTimings?: ChildStopTimings;
   telemetry?: GatewayTelemetry;
   /**
@@ -95,12 +115,13 @@ export const CHILD_POOL_OPTION_NAMES = [
   "backoff",
   "crashLoop",
   "probeTimeoutMs",
+  "idleCloseMs",
   "stopTimings",
   "telemetry",
   "onUnrelated",
 ] as const satisfies readonly (keyof ChildPoolOptions)[];
 
-export const DEFAULT_POOL = Object.freeze({ poolMin: 1, poolMax: 4, recycleAfter: Number.POSITIVE_INFINITY, maxQueued: 256 });
+export const DEFAULT_POOL = Object.freeze({ poolMin: 1, poolMax: 4, recycleAfter: Number.POSITIVE_INFINITY, maxQueued: 256, idleCloseMs: 5_000 });
 
 /** What the pool holds, for metrics and tests. */
 export interface PoolStats {
@@ -111,6 +132,9 @@ export interface PoolStats {
   /** Requests waiting in the pool for a child. */
   queued: number;
 }
+
+/** The longest delay a Node timer holds; a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Why a legacy stateless pool takes no request once its server refused the gateway's initialize. */
 const ERA_REFUSED = "the server refused the gateway's initialize: it does not serve legacy callers (it may speak 2026-07-28 only)";
@@ -127,6 +151,8 @@ interface Member {
   probed: boolean;
   /** Recycled: takes no new request, closed when its in-flight ones are done. */
   retiring: boolean;
+  /** Legacy-only server: closes the child once it has been idle for `idleCloseMs`. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 interface Queued {
@@ -158,6 +184,9 @@ export class ChildPool implements Relay {
   private recordedInitialize: Record<string, unknown> | undefined;
   /** A child answered the probe with a refusal of the era: see `refuseEra`. */
   private eraRefused = false;
+  /** Modern pool: the server's answer to the probe when it speaks the legacy era only. */
+  private discoverRefusal: JsonRpcErrorObject | undefined;
+  private readonly idleCloseMs: number;
   private warmed = false;
   private isReady = false;
   private closed = false;
@@ -177,6 +206,7 @@ export class ChildPool implements Relay {
     checkCount(options.recycleAfter, "recycleAfter", where, 1, DEFAULT_POOL.recycleAfter);
     checkCount(options.maxQueued, "maxQueued", where, 0, DEFAULT_POOL.maxQueued);
     checkCount(options.probeTimeoutMs, "probeTimeoutMs", where, 1, DEFAULT_CHILD_LIMITS.requestTimeoutMs);
+    checkCount(options.idleCloseMs, "idleCloseMs", where, 0, DEFAULT_POOL.idleCloseMs);
     if (options.poolMin !== undefined && options.poolMax !== undefined && options.poolMin > options.poolMax) {
       throw new TypeError(`${where}: "poolMin" (${options.poolMin}) is larger than "poolMax" (${options.poolMax}); give poolMax at least poolMin`);
     }
@@ -185,6 +215,7 @@ export class ChildPool implements Relay {
     this.poolMax = Math.max(this.poolMin, options.poolMax ?? DEFAULT_POOL.poolMax);
     this.recycleAfter = options.recycleAfter ?? DEFAULT_POOL.recycleAfter;
     this.maxQueued = options.maxQueued ?? DEFAULT_POOL.maxQueued;
+    this.idleCloseMs = options.idleCloseMs ?? DEFAULT_POOL.idleCloseMs;
     this.requestTimeoutMs = options.limits?.requestTimeoutMs ?? DEFAULT_CHILD_LIMITS.requestTimeoutMs;
     this.backoff = new RestartBackoff(options.backoff);
     this.crashLoop = new CrashLoopWatch(options.crashLoop);
@@ -219,6 +250,11 @@ export class ChildPool implements Relay {
   /** Legacy stateless: the server refused the gateway's `initialize`; the pool spawns no more and is not ready. */
   get refusedEra(): boolean {
     return this.eraRefused;
+  }
+
+  /** Modern pool: the server answered the probe as one that speaks the legacy era only; no child is kept warm. */
+  get legacyOnly(): boolean {
+    return this.discoverRefusal !== undefined;
   }
 
   /** Children exit before they answer their probe, again and again: the pool is not ready until one answers. */
@@ -286,6 +322,7 @@ export class ChildPool implements Relay {
     if (this.closed) return sink.failed(noChild("the gateway is shutting down", message.method));
     if (signal?.aborted) return sink.failed(asCleanFailure(abortReason(signal), "DISCONNECTED", `${message.method} was abandoned by its caller`, message.method));
     if (this.answerInitialize(message, sink)) return;
+    if (this.answerDiscover(message, sink)) return;
     if (this.refuseSessionMethod(message, sink)) return;
     if (this.eraRefused) return sink.failed(noChild(ERA_REFUSED, message.method));
     const member = this.pick();
@@ -302,6 +339,13 @@ export class ChildPool implements Relay {
   private answerInitialize(message: JsonRpcRequest, sink: RequestSink): boolean {
     if (this.era !== "legacy-stateless" || message.method !== Method.initialize || !this.recordedInitialize) return false;
     sink.answer({ jsonrpc: "2.0", id: message.id, result: this.recordedInitialize });
+    return true;
+  }
+
+  /** Modern pool of a legacy-only server: `server/discover` is answered with the server's own refusal (see the module's comment). */
+  private answerDiscover(message: JsonRpcRequest, sink: RequestSink): boolean {
+    if (this.era !== "modern" || message.method !== ModernMethod.discover || this.discoverRefusal === undefined) return false;
+    sink.answer({ jsonrpc: "2.0", id: message.id, error: { ...this.discoverRefusal } });
     return true;
   }
 
@@ -337,7 +381,9 @@ export class ChildPool implements Relay {
     const settled = () => {
       this.closeIfRetired(member);
       this.drainQueue();
+      this.closeWhenIdle(member, this.idleCloseMs);
     };
+    clearTimeout(member.idleTimer);
     child.request(
       message,
       {
@@ -402,7 +448,7 @@ export class ChildPool implements Relay {
   private drainQueue(): void {
     while (this.queue.length > 0) {
       const head = this.queue[0]!;
-      if (this.answerInitialize(head.message, head.sink)) {
+      if (this.answerInitialize(head.message, head.sink) || this.answerDiscover(head.message, head.sink)) {
         this.unqueue(head);
         continue;
       }
@@ -476,15 +522,21 @@ export class ChildPool implements Relay {
       return;
     }
     try {
-      const { initializeResult } = await probeChild(child, this.era, this.options.probeTimeoutMs ?? this.requestTimeoutMs);
+      const { initializeResult, discoverRefusal } = await probeChild(child, this.era, this.options.probeTimeoutMs ?? this.requestTimeoutMs);
       if (!child.alive) return;
       this.recordedInitialize ??= initializeResult;
+      if (discoverRefusal !== undefined && this.discoverRefusal === undefined) {
+        this.discoverRefusal = discoverRefusal;
+        this.options.telemetry?.note("era_legacy_only", { era: this.era, code: discoverRefusal.code });
+      }
       member.probed = true;
       this.backoff.reset();
       this.crashLoop.probed();
       this.markWarmed();
       this.updateReady();
       this.drainQueue();
+      // Warmed for nobody: a legacy-only server's child that no request took goes at once.
+      this.closeWhenIdle(member, 0);
     } catch (error) {
       if (error instanceof McpTransportError && error.kind === "server_error") {
         // It answered, and refused the era: starting it again would change nothing.
@@ -512,6 +564,23 @@ export class ChildPool implements Relay {
     this.updateReady();
   }
 
+  /** Legacy-only server: closes the member's child once it has had no request for `delayMs`. */
+  private closeWhenIdle(member: Member, delayMs: number): void {
+    const child = member.child;
+    if (this.discoverRefusal === undefined || this.closed || member.retiring || !child || child.inFlight > 0) return;
+    clearTimeout(member.idleTimer);
+    const close = (): void => {
+      if (member.retiring || child.inFlight > 0) return;
+      member.retiring = true;
+      void child.close("idle");
+    };
+    if (delayMs === 0) return close();
+    // Infinity (or past what a timer holds) means: never closed for being idle.
+    if (delayMs > MAX_TIMER_MS) return;
+    member.idleTimer = setTimeout(close, delayMs);
+    member.idleTimer.unref();
+  }
+
   private onExit(member: Member, exit: ChildExit): void {
     if (this.eraRefused) {
       this.members.delete(member);
@@ -520,11 +589,12 @@ export class ChildPool implements Relay {
       return;
     }
     this.members.delete(member);
+    clearTimeout(member.idleTimer);
     // The direct child is gone; a grandchild in its group may not be yet. close() waits for both.
     const stopped = member.child?.close(exit.cause).finally(() => this.stopping.delete(stopped!));
     if (stopped) this.stopping.add(stopped);
     if (this.closed) return;
-    if (exit.cause === "recycled") {
+    if (exit.cause === "recycled" || exit.cause === "idle") {
       this.ensureMinimum();
       return;
     }
@@ -542,7 +612,7 @@ export class ChildPool implements Relay {
       this.failQueue((method) => noChild("the server process keeps exiting before it answers (crash loop)", method));
       this.settleStart();
     }
-    if (this.capacity() < Math.max(this.poolMin, this.queue.length > 0 ? 1 : 0)) {
+    if (this.capacity() < Math.max(this.warmTarget(), this.queue.length > 0 ? 1 : 0)) {
       const timer = setTimeout(() => {
         this.restartTimers.delete(timer);
         if (!this.closed) this.spawnOne();
@@ -553,7 +623,12 @@ export class ChildPool implements Relay {
 
   /** After a recycle: the pool keeps `poolMin` children taking requests. */
   private ensureMinimum(): void {
-    while (!this.closed && !this.eraRefused && this.capacity() < this.poolMin) this.spawnOne();
+    while (!this.closed && !this.eraRefused && this.capacity() < this.warmTarget()) this.spawnOne();
+  }
+
+  /** Children kept warm: `poolMin`, or none for a server that speaks the legacy era only. */
+  private warmTarget(): number {
+    return this.discoverRefusal === undefined ? this.poolMin : 0;
   }
 
   private retire(member: Member): void {
@@ -586,7 +661,8 @@ export class ChildPool implements Relay {
     if (this.warmed) return;
     let probed = 0;
     for (const member of this.members) if (member.probed) probed++;
-    if (probed < this.poolMin) return;
+    // A legacy-only server is known once one probe was answered; it keeps no warm children.
+    if (probed < (this.discoverRefusal === undefined ? this.poolMin : 1)) return;
     this.warmed = true;
   }
 
@@ -608,6 +684,7 @@ export class ChildPool implements Relay {
 
   private async closeOnce(): Promise<void> {
     this.closed = true;
+    for (const member of this.members) clearTimeout(member.idleTimer);
     for (const timer of this.restartTimers) clearTimeout(timer);
     this.restartTimers.clear();
     this.failQueue((method) => noChild("the gateway is shutting down", method));

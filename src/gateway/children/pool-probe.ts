@@ -3,7 +3,11 @@
  * which era it serves:
  * - modern (2026-07-28): `server/discover`, which servers MUST implement (server/discover). Any
  *   answer counts, a JSON-RPC error included (an unsupported version, say): the child read a line
- *   and wrote one, which is what "alive" means here; callers send their own `_meta` anyway.
+ *   and wrote one, which is what "alive" means here; callers send their own `_meta` anyway. An
+ *   error that is not a recognized modern one (-32020 to -32022) says the server speaks the
+ *   legacy era only: "fall back on any error that is not a recognized modern error" (basic/
+ *   versioning, "Backward Compatibility"). server-everything and server-memory answer -32601
+ *   (Method not found). That answer is recorded (`discoverRefusal`, see child-pool.ts).
  * - legacy stateless: the gateway's own `initialize` (basic/lifecycle), with its own `clientInfo`
  *   and no client capabilities, since no caller is there to answer a request from the server;
  *   then `notifications/initialized`. The child then serves any caller's requests as one session.
@@ -11,9 +15,9 @@
  */
 import { createRequire } from "node:module";
 import { McpTransportError } from "../../errors.js";
-import { isFailure, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { isFailure, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { Method, Notification } from "../../protocol/methods.js";
-import { MetaKey, ModernMethod } from "../../protocol/modern.js";
+import { MetaKey, ModernMethod, isModernErrorCode } from "../../protocol/modern.js";
 import { LATEST_LEGACY_REVISION, LATEST_MODERN_REVISION } from "../../protocol/revisions.js";
 import type { GatewayChild } from "./gateway-child.js";
 
@@ -28,12 +32,14 @@ export const GATEWAY_CLIENT_INFO = Object.freeze({ name: "mcpwire-gateway", vers
 /** What a probe learned: for a legacy child, the result of the gateway's `initialize`. */
 export interface ProbeResult {
   initializeResult?: Record<string, unknown>;
+  /** A modern probe answered with an error no modern server gives: the server's own error, as it came. */
+  discoverRefusal?: JsonRpcErrorObject;
 }
 
 /** Probes a new child; rejects (a clean failure) when it died, stayed silent, or refused to initialize. */
 export async function probeChild(child: GatewayChild, era: PoolEra, timeoutMs: number): Promise<ProbeResult> {
   if (era === "modern") {
-    await child.call(
+    const discovered = await child.call(
       ModernMethod.discover,
       {
         _meta: {
@@ -44,7 +50,7 @@ export async function probeChild(child: GatewayChild, era: PoolEra, timeoutMs: n
       },
       timeoutMs,
     );
-    return {};
+    return isFailure(discovered) && !isModernErrorCode(discovered.error.code) ? { discoverRefusal: discovered.error } : {};
   }
   const answer: JsonRpcResponse = await child.call(
     Method.initialize,

@@ -29,6 +29,8 @@ export interface ForwardPlan {
   relay(): Promise<Relay>;
   /** A message about the request the caller's reply cannot carry (it takes JSON only). */
   undeliverable?(message: JsonRpcMessage): void;
+  /** Every message the child sends about the request, seen before the caller gets it (the gateway's own bookkeeping listens). */
+  heard?(message: JsonRpcMessage): void;
   /** Called just before the answer, the child's or an error of ours, goes to the caller (a new session keeps its id, or drops it on an error). */
   answered?(response: JsonRpcResponse): void;
   /** Called once, however the request ended. */
@@ -155,12 +157,13 @@ export async function forwardRequest(
 
   const sink: RequestSink = {
     message(child) {
+      plan.heard?.(child);
       if (finishedOnce) return;
       if (!reply.message(child)) plan.undeliverable?.(child);
     },
     answer(answer) {
       if (finishedOnce) return;
-      const httpStatus = plan.era === "modern" ? modernStatus(answer) : 200;
+      const httpStatus = plan.era === "modern" ? modernStatus(answer, message.method) : 200;
       plan.answered?.(answer);
       reply.answer(answer, httpStatus);
       finish(isFailure(answer) ? "error" : "ok", reply.streaming ? 200 : httpStatus);
@@ -180,10 +183,17 @@ export async function forwardRequest(
  * The HTTP status of a modern answer sent as JSON (streamable-http, "Protocol Version Header"):
  * 400 for the errors about the request's headers, revision or capabilities, 404 for a method the
  * server does not implement, 200 otherwise.
+ *
+ * Except for `server/discover`, which every modern server MUST implement: an error answer to it
+ * that is not a modern one comes from a server of the legacy era only, and is sent with 400, as
+ * a legacy HTTP server answers a modern request. A client falls back to `initialize` on a 400
+ * whose body is not a modern error (streamable-http, "Backward Compatibility"), while a 404 with
+ * -32601 would tell it that a modern server lacks the method.
  */
-export function modernStatus(answer: JsonRpcResponse): number {
+export function modernStatus(answer: JsonRpcResponse, method?: string): number {
   if (!isFailure(answer)) return 200;
   const code = answer.error.code;
   if (code === HEADER_MISMATCH || code === UNSUPPORTED_PROTOCOL_VERSION || code === MISSING_REQUIRED_CLIENT_CAPABILITY) return 400;
+  if (method === ModernMethod.discover) return 400;
   return code === -32601 ? 404 : 200;
 }

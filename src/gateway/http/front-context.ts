@@ -12,6 +12,7 @@ import type { Admission } from "./admission.js";
 import type { CallerCheck } from "./caller-auth.js";
 import type { HostPolicy } from "./host-origin.js";
 import type { InFlightRequests } from "./in-flight.js";
+import type { ToolHeaderCatalog } from "./tool-header-catalog.js";
 
 export interface FrontContext {
   options: ResolvedGatewayOptions;
@@ -26,6 +27,8 @@ export interface FrontContext {
   /** A legacy session's own child (session mode). */
   openSessionChild: OpenSessionChild;
   inFlight: InFlightRequests;
+  /** Which tool arguments 2026-07-28 callers mirror into `Mcp-Param-*` headers, to check them. */
+  toolHeaders: ToolHeaderCatalog;
   hostPolicy: HostPolicy;
   checkCaller: CallerCheck;
   /** Set when the gateway stops taking requests (draining, closing): new ones get 503. */

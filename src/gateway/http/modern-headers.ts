@@ -6,19 +6,17 @@
  * (-32020), so an intermediary that routes on headers and the child that acts on the body never
  * disagree about what a request is.
  *
- * `Mcp-Param-*` headers are not checked here: which arguments a tool mirrors is in its schema,
- * which the gateway does not keep; the children never see headers, so none can mislead them.
+ * `Mcp-Param-*` headers are checked by param-headers.ts, once the tool's schema is known
+ * (tool-header-catalog.ts).
  */
 import type { IncomingMessage } from "node:http";
 import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import { decodeHeaderValue } from "../../protocol/header-values.js";
 import { TaskMethod } from "../../protocol/tasks.js";
 import { headerValue, metaRevisionOf } from "./era-of-request.js";
 
 const NAMED_BY_NAME: ReadonlySet<string> = new Set(["tools/call", "prompts/get"]);
 const NAMED_BY_TASK: ReadonlySet<string> = new Set([TaskMethod.get, TaskMethod.update, TaskMethod.cancel]);
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
-/** Visible ASCII with inner spaces and tabs (RFC 9110 field values), nothing else. */
-const FIELD_VALUE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
 
 /** `undefined` when the headers match the body, else what does not (for the -32020 message). */
 export function modernHeaderMismatch(message: JsonRpcRequest, request: IncomingMessage): string | undefined {
@@ -38,15 +36,4 @@ export function modernHeaderMismatch(message: JsonRpcRequest, request: IncomingM
   if (name === undefined) return "the Mcp-Name header holds characters a header may not carry, or a malformed Base64 value";
   if (bodyName !== undefined && name !== bodyName) return "the Mcp-Name header does not match the body";
   return undefined;
-}
-
-/** A header value as it was before encoding: the sentinel form decoded; `undefined` when malformed. */
-export function decodeHeaderValue(value: string): string | undefined {
-  const sentinel = SENTINEL.exec(value);
-  if (sentinel) {
-    const decoded = Buffer.from(sentinel[1]!, "base64");
-    // Base64 that does not round-trip is not what a client encoded.
-    return decoded.toString("base64") === sentinel[1] ? decoded.toString("utf8") : undefined;
-  }
-  return FIELD_VALUE.test(value) ? value : undefined;
 }

@@ -1,12 +1,14 @@
 /**
  * A POST to the MCP endpoint, once its caller is let in: the body read within `maxBodyBytes`
  * (413 before parsing), parsed as one JSON-RPC message (400 otherwise), its era told, and then
- * routed: a 2026-07-28 request to the pool (its mirrored headers checked first); a legacy one to
+ * routed: a 2026-07-28 request to the pool (its mirrored headers checked first, `Mcp-Param-*`
+ * included); a legacy one to
  * its session's child (session mode; `initialize` opens the session) or to the pool (stateless
  * mode). Notifications and responses are answered 202 once handed on.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import {
+  JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_REQUEST,
   JSONRPC_PARSE_ERROR,
   isNotification,
@@ -15,6 +17,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from "../../protocol/jsonrpc.js";
+import { Method, Notification } from "../../protocol/methods.js";
 import { HEADER_MISMATCH } from "../../protocol/modern.js";
 import type { Principal } from "../gateway-options.js";
 import type { RejectionCause } from "../ops/telemetry.js";
@@ -26,6 +29,7 @@ import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
 import { forwardRequest, type ForwardPlan } from "./forward.js";
 import type { FrontContext } from "./front-context.js";
 import { modernHeaderMismatch } from "./modern-headers.js";
+import { paramHeaderMismatch } from "./param-headers.js";
 import { RequestReply, writeEmpty, writeJson } from "./request-reply.js";
 
 export interface PostRequest {
@@ -111,7 +115,28 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
       refuse("bad_request", 400, jsonRpcError(message.id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`));
       return;
     }
-    await forwardRequest(context, response, message, reply(), plan("modern", { relay: async () => context.poolFor("modern", post.principal) }));
+    const paramRefusal = await toolCallRefusal(context, message, request);
+    if (paramRefusal !== undefined) {
+      if (paramRefusal.unavailable) {
+        refuse("not_ready", 503, jsonRpcError(message.id, JSONRPC_INTERNAL_ERROR, paramRefusal.words, { reason: "UNAVAILABLE" }), { "Retry-After": String(RETRY_AFTER_SECONDS) });
+      } else {
+        refuse("bad_request", 400, jsonRpcError(message.id, HEADER_MISMATCH, `Header mismatch: ${paramRefusal.words}`));
+      }
+      return;
+    }
+    await forwardRequest(
+      context,
+      response,
+      message,
+      reply(),
+      plan("modern", {
+        relay: async () => context.poolFor("modern", post.principal),
+        // A 2026-07-28 server tells of a changed tool list on a caller's listen stream only.
+        heard: (m) => {
+          if ("method" in m && m.method === Notification.toolsListChanged) context.toolHeaders.toolsChanged();
+        },
+      }),
+    );
     return;
   }
 
@@ -226,6 +251,24 @@ async function openSession(
       childPid: () => session.child?.pid,
     }),
   );
+}
+
+/**
+ * A modern `tools/call` whose `Mcp-Param-*` headers do not match its arguments (param-headers.ts),
+ * or whose tool's annotations could not be learned (the catalog's listing failed): the gateway
+ * checks before forwarding, or refuses (see tool-header-catalog.ts).
+ */
+async function toolCallRefusal(context: FrontContext, message: JsonRpcRequest, request: IncomingMessage): Promise<{ words: string; unavailable?: true } | undefined> {
+  if (message.method !== Method.toolsCall) return undefined;
+  const name = message.params?.name;
+  if (typeof name !== "string") return undefined;
+  const tool = await context.toolHeaders.lookup(name);
+  if (tool.kind === "unavailable") {
+    return { words: "the gateway could not list the server's tools to check this call's Mcp-Param headers; try again later", unavailable: true };
+  }
+  if (tool.kind !== "params") return undefined;
+  const words = paramHeaderMismatch(tool.params, message.params?.arguments, request);
+  return words === undefined ? undefined : { words };
 }
 
 function isJson(text: string): boolean {

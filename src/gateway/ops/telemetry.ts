@@ -13,7 +13,7 @@ export type RequestOutcome = "ok" | "error" | "timeout" | "cancelled" | "rejecte
 
 /** Why a request was turned away before reaching a child; each has its own HTTP status and counter. */
 export type RejectionCause =
-  | "host" // 403 (421 for DNS rebinding) Host not allowed
+  | "host" // 403: Host not allowed (a DNS-rebinding request among them)
   | "origin" // 403
   | "unauthorized" // 401
   | "body_too_large" // 413
