@@ -32,10 +32,12 @@ const CALLS = 10_000;
 /**
  * How far above its baseline the gateway's RSS may settle after the load. The baseline is taken
  * after a warm-up (code compiled, buffers and the heap grown to a working size); what is left
- * above it is what the load kept. 64 MiB is far above what an idle front should hold after its
- * requests are gone, and far below what keeping 10 000 requests' state would take.
+ * above it is what the load kept, and what V8 keeps of the heap it grew to: on Node 20 the RSS
+ * settled about 35 MB above the baseline, on Node 24 up to about 95 MB (its heap grows larger
+ * and gives less back), in runs of CI on 2 busy cores. 128 MiB holds on both and is still below
+ * what keeping 10 000 requests' state would take.
  */
-const RSS_BOUND_BYTES = 64 * 1024 * 1024;
+const RSS_BOUND_BYTES = 128 * 1024 * 1024;
 
 async function startGateway(command: string, extra: string[]): Promise<{ gateway: GatewayProcess; url: string; port: number; adminUrl: string }> {
   const gateway = own(runGateway([command, "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--drain-delay", "0", "--drain-ms", "2s", ...extra]));
