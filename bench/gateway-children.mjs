@@ -10,6 +10,7 @@
 // Environment: BENCH_ROUNDS (5), BENCH_SEQUENTIAL (2000 calls one at a time), BENCH_CONCURRENT
 // (4000 calls, 64 in flight).
 import { fileURLToPath } from "node:url";
+import { median, timeRounds } from "./relay-windows.mjs";
 import { stdio as floorStdio } from "./clients/floor.mjs";
 import { ChildPool, GatewayChild } from "../src/gateway/children/index.ts";
 import { defaultEnvAllow } from "../src/transport/stdio/stdio.ts";
@@ -51,36 +52,7 @@ const clients = {
   },
 };
 
-async function sequential(call) {
-  const started = performance.now();
-  for (let n = 0; n < SEQUENTIAL; n++) await call({ name: "echo", arguments: { text: "hi" } });
-  return performance.now() - started;
-}
-
-async function concurrent(call) {
-  const started = performance.now();
-  let next = 0;
-  const lane = async () => {
-    while (next++ < CONCURRENT) await call({ name: "echo", arguments: { text: "hi" } });
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-  return performance.now() - started;
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-const times = Object.fromEntries(Object.keys(clients).map((name) => [name, { sequential: [], concurrent: [] }]));
-for (let round = 0; round < ROUNDS; round++) {
-  // Alternate the order each round, so none always runs first on a cold machine.
-  const order = round % 2 === 0 ? Object.keys(clients) : Object.keys(clients).reverse();
-  for (const name of order) {
-    const client = await clients[name]();
-    await sequential(client.call); // warm-up window, not timed
-    times[name].sequential.push(await sequential(client.call));
-    times[name].concurrent.push(await concurrent(client.call));
-    await client.close();
-  }
-}
+const times = await timeRounds(clients, { rounds: ROUNDS, sequential: SEQUENTIAL, concurrent: CONCURRENT, inFlight: IN_FLIGHT });
 
 console.log(`| relay | ${SEQUENTIAL} sequential, ms (median) | ${CONCURRENT} with ${IN_FLIGHT} in flight, ms (median) | ratio to floor (seq / conc) |`);
 console.log("| --- | --- | --- | --- |");

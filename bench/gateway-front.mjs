@@ -10,6 +10,7 @@
 // (2000 calls, 64 in flight). With BENCH_GATEWAY_JSON=1 a last line holds the figures as JSON, for
 // `npm run bench` (run.mjs), which runs this as its gateway section.
 import { fileURLToPath } from "node:url";
+import { median, timeRounds } from "./relay-windows.mjs";
 import { connect } from "../src/index.ts";
 import { createGateway } from "../src/gateway/gateway.ts";
 
@@ -47,36 +48,7 @@ const clients = {
   stateless: () => throughGateway("stateless"),
 };
 
-async function sequential(call) {
-  const started = performance.now();
-  for (let n = 0; n < SEQUENTIAL; n++) await call({ name: "echo", arguments: { text: "hi" } });
-  return performance.now() - started;
-}
-
-async function concurrent(call) {
-  const started = performance.now();
-  let next = 0;
-  const lane = async () => {
-    while (next++ < CONCURRENT) await call({ name: "echo", arguments: { text: "hi" } });
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-  return performance.now() - started;
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-const times = Object.fromEntries(Object.keys(clients).map((name) => [name, { sequential: [], concurrent: [] }]));
-for (let round = 0; round < ROUNDS; round++) {
-  // Alternate the order each round, so none always runs first on a cold machine.
-  const order = round % 2 === 0 ? Object.keys(clients) : Object.keys(clients).reverse();
-  for (const name of order) {
-    const client = await clients[name]();
-    await sequential(client.call); // warm-up window, not timed
-    times[name].sequential.push(await sequential(client.call));
-    times[name].concurrent.push(await concurrent(client.call));
-    await client.close();
-  }
-}
+const times = await timeRounds(clients, { rounds: ROUNDS, sequential: SEQUENTIAL, concurrent: CONCURRENT, inFlight: IN_FLIGHT });
 
 console.log(`| path | ${SEQUENTIAL} sequential, ms (median) | ${CONCURRENT} with ${IN_FLIGHT} in flight, ms (median) | ratio to direct stdio (seq / conc) |`);
 console.log("| --- | --- | --- | --- |");

@@ -42,12 +42,10 @@ const GATEWAY_ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? (STEADY ? 0 : 
 const RUN_DEADLINE_MS = 300_000; // one client's whole scenario; a hang fails the run instead of the machine
 
 /** gateway-front.mjs in a process of its own (it runs on the sources, through tsx): its table, and its figures. */
-function runGatewayFront(rounds) {
+/** Runs a bench script in a process of its own; resolves with its stdout and stderr, rejects on a failed exit or past the deadline. */
+function runScript(args, env, label) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", `${here}gateway-front.mjs`], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, BENCH_ROUNDS: String(rounds), BENCH_GATEWAY_JSON: "1", NODE_NO_WARNINGS: undefined },
-    });
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...env, NODE_NO_WARNINGS: undefined } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -55,34 +53,27 @@ function runGatewayFront(rounds) {
     const timer = setTimeout(() => child.kill("SIGKILL"), RUN_DEADLINE_MS);
     child.on("exit", (code) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`gateway-front.mjs exited with ${code}: ${stderr.slice(-2000)}`));
-      const output = stdout.trim().split("\n");
-      resolve({ table: output.slice(0, -1), figures: JSON.parse(output.at(-1)) });
+      if (code !== 0) return reject(new Error(`${label} exited with ${code}: ${stderr.slice(-2000)}`));
+      resolve({ stdout, stderr });
     });
   });
 }
 
-function runClient(client, transport, target, scenario = "main") {
-  return new Promise((resolve, reject) => {
-    // --expose-gc only where garbage is collected on purpose: the flag alone slows module loading.
-    const flags = scenario === "main" ? [] : ["--expose-gc"];
-    const child = spawn(process.execPath, [...flags, `${here}clients/driver.mjs`, client, transport, target, scenario], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...(STEADY ? STEADY_WINDOWS : {}), ...process.env, NODE_NO_WARNINGS: undefined },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_DEADLINE_MS);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`${client} on ${transport} (${scenario}) exited with ${code}: ${stderr.slice(-2000)}`));
-      const figures = JSON.parse(stdout.trim().split("\n").at(-1));
-      figures.warningLines = stderr.split("\n").filter((line) => /warning/i.test(line)).length;
-      resolve(figures);
-    });
-  });
+async function runGatewayFront(rounds) {
+  const env = { ...process.env, BENCH_ROUNDS: String(rounds), BENCH_GATEWAY_JSON: "1" };
+  const { stdout } = await runScript(["--import", "tsx", `${here}gateway-front.mjs`], env, "gateway-front.mjs");
+  const output = stdout.trim().split("\n");
+  return { table: output.slice(0, -1), figures: JSON.parse(output.at(-1)) };
+}
+
+async function runClient(client, transport, target, scenario = "main") {
+  // --expose-gc only where garbage is collected on purpose: the flag alone slows module loading.
+  const flags = scenario === "main" ? [] : ["--expose-gc"];
+  const env = { ...(STEADY ? STEADY_WINDOWS : {}), ...process.env };
+  const { stdout, stderr } = await runScript([...flags, `${here}clients/driver.mjs`, client, transport, target, scenario], env, `${client} on ${transport} (${scenario})`);
+  const figures = JSON.parse(stdout.trim().split("\n").at(-1));
+  figures.warningLines = stderr.split("\n").filter((line) => /warning/i.test(line)).length;
+  return figures;
 }
 
 const FIGURES = [

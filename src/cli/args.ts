@@ -2,10 +2,11 @@
  * The command line, read with `node:util` `parseArgs`: `mcpwire <command> <target> [arguments]
  * [options]`. Options may come anywhere; everything after `--` is an argument, never an option.
  */
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import type { ProtocolChoice } from "../client/era-negotiation.js";
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from "../protocol/revisions.js";
 import { MAX_TIMER_MS } from "../util/whole-number.js";
+import { parseStrictArgs } from "./strict-args.js";
 import { UsageError } from "./usage.js";
 
 export const COMMANDS = ["tools", "call", "resources", "read", "prompts", "prompt", "ping", "info", "login", "logout"] as const;
@@ -81,14 +82,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function parseCommandLine(argv: readonly string[]): Invocation {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    // parseArgs names the option and what is wrong with it; its message is the useful part.
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseStrictArgs(argv, OPTIONS);
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
 

@@ -10,7 +10,7 @@
  * child and resolves once no child and no socket is left.
  */
 import { createServer, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import type { GatewayOptions, Principal } from "./gateway-options.js";
 import { checkGatewayOptions, type ResolvedGatewayOptions } from "./check-options.js";
 import { Admission, type AdmissionCounts } from "./http/admission.js";
@@ -145,7 +145,6 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
 
   let server: Server | undefined;
   let admin: AdminServer | undefined;
-  const sockets = new Set<Socket>();
   let listening: Promise<string> | undefined;
   // Warmed now, not at listen(): the handler may be mounted in a server of the user's own.
   const childrenStarted = children.start();
@@ -206,10 +205,6 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
       listening ??= (async () => {
         const front = createServer(handler);
         server = front;
-        front.on("connection", (socket: Socket) => {
-          sockets.add(socket);
-          socket.once("close", () => sockets.delete(socket));
-        });
         await new Promise<void>((resolve, reject) => {
           front.once("error", reject);
           front.listen(resolved.listen.port, resolved.listen.host, () => {

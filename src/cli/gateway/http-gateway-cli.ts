@@ -6,7 +6,7 @@
  * these is refused, so a typo in a deployment never passes unnoticed. Logs are JSON lines on
  * stderr; the first says where the gateway listens.
  */
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { splitCommandLine as splitWords } from "../../config/shell-words.js";
 import { createGateway, type Gateway } from "../../gateway/gateway.js";
 import type { GatewayOptions } from "../../gateway/gateway-options.js";
@@ -15,6 +15,7 @@ import { isLoopbackHost } from "../../util/loopback.js";
 import { didYouMean } from "../../util/option-names.js";
 import { parseDuration, parseEnvAllow } from "../args.js";
 import { ExitCode } from "../exit-codes.js";
+import { parseStrictArgs } from "../strict-args.js";
 import { UsageError } from "../usage.js";
 
 /** The prefix of the gateway's variables. */
@@ -184,17 +185,11 @@ export function gatewayOptionsFrom(argv: readonly string[], env: Readonly<Record
 function parseFlags(argv: readonly string[]): { target?: string; values: Partial<Record<FlagName, string>> } | "help" {
   const config: NonNullable<ParseArgsConfig["options"]> = { help: { type: "boolean", short: "h" } };
   for (const flag of FLAG_NAMES) config[flag] = { type: "string" };
-  let parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] };
-  try {
-    parsed = parseArgs({ args: [...argv], options: config, allowPositionals: true, strict: true });
-  } catch (error) {
-    const unknown = /Unknown option '(--?[^']+)'/.exec((error as Error).message)?.[1];
-    if (unknown !== undefined) {
-      const name = unknown.replace(/^-+/, "");
-      throw new UsageError(`unknown option ${unknown}${didYouMean(name, FLAG_NAMES).replace(/"([^"]+)"/, '"--$1"')}`);
-    }
-    throw new UsageError((error as Error).message);
-  }
+  const parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] } = parseStrictArgs(
+    argv,
+    config,
+    (unknown) => `unknown option ${unknown}${didYouMean(unknown.replace(/^-+/, ""), FLAG_NAMES).replace(/"([^"]+)"/, '"--$1"')}`,
+  );
   if (parsed.values.help === true) return "help";
   if (parsed.positionals.length > 1) {
     throw new UsageError(`gateway takes one target, got also ${parsed.positionals.slice(1).map((p) => JSON.stringify(p)).join(" ")}; quote the command line as one argument`);

@@ -11,7 +11,7 @@
  * the only one on Windows), or on SIGINT or SIGTERM; the remote session is ended first (DELETE
  * for a legacy HTTP session). A second signal exits at once.
  */
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { configForString } from "../../config/targets.js";
 import { transportFor } from "../../config/transport-for.js";
 import { defaultTokenDirectory, fileTokenStore } from "../../auth/token-store.js";
@@ -19,6 +19,7 @@ import { startStdioBridge } from "../../gateway/bridge/stdio-bridge.js";
 import { parseDuration, parseNetwork } from "../args.js";
 import { cliOAuth, type CliOAuth } from "../auth/cli-oauth.js";
 import { ExitCode } from "../exit-codes.js";
+import { parseStrictArgs } from "../strict-args.js";
 import { UsageError } from "../usage.js";
 import { BRIDGE_HEADERS_VARIABLE, bridgeHeaders } from "./bridge-headers.js";
 
@@ -122,13 +123,7 @@ async function readCommandLine(argv: readonly string[], env: Record<string, stri
         `put the headers in a file given with --header-file (one "Name: value" per line) or in ${BRIDGE_HEADERS_VARIABLE} (a JSON object)`,
     );
   }
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseStrictArgs(argv, OPTIONS);
   if (values.help) return "help";
   if (positionals.length !== 1) {
     throw new UsageError(
