@@ -46,7 +46,7 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
   const pools = stateless === undefined ? [modern] : [modern, stateless];
   // One stdio server speaks one era, so one pool of the two may never be ready: a pool that is
   // ready is enough.
-  const report = (): void => readiness.report("pool", pools.some((pool) => pool.ready), "no server process answered its probe yet");
+  const report = (): void => readiness.report("pool", pools.some((pool) => pool.ready), notReadyReason(pools));
   for (const pool of pools) pool.onReadyChange(report);
 
   const callers = new Map<string, Relay>();
@@ -72,6 +72,13 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     },
   };
 };
+
+/** Why no pool is ready, in `/readyz`'s words: a crash loop and a refused era say so, not "warming". */
+function notReadyReason(pools: readonly ChildPool[]): string {
+  if (pools.some((pool) => pool.crashLooping)) return "the server process keeps exiting before it answers its probe (crash loop)";
+  if (pools.some((pool) => pool.refusedEra)) return "the server refused the gateway's initialize";
+  return "no server process answered its probe yet";
+}
 
 function childLimitsOf(options: ResolvedGatewayOptions): Partial<GatewayChildLimits> {
   const { maxMessageBytes, readTimeoutMs, maxInFlight } = options.childLimits;

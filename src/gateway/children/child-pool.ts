@@ -189,6 +189,8 @@ export class ChildPool implements Relay {
   private readonly idleCloseMs: number;
   private warmed = false;
   private isReady = false;
+  /** Whether the listeners last heard of the pool while it crash-looped (their reason for "not ready" changes with it). */
+  private reportedLooping = false;
   private closed = false;
   private closing: Promise<void> | undefined;
   private startWaiters: (() => void)[] = [];
@@ -241,7 +243,7 @@ export class ChildPool implements Relay {
     return this.isReady;
   }
 
-  /** Calls `listener` each time `ready` changes; returns what removes it. */
+  /** Calls `listener` each time `ready` changes, or the reason it is not (`crashLooping`); returns what removes it. */
   onReadyChange(listener: (ready: boolean) => void): () => void {
     this.readyListeners.add(listener);
     return () => this.readyListeners.delete(listener);
@@ -668,9 +670,15 @@ export class ChildPool implements Relay {
 
   private updateReady(): void {
     const ready = this.warmed && !this.closed && !this.crashLoop.looping && !this.eraRefused;
+    const looping = this.crashLoop.looping;
     if (ready !== this.isReady) {
       this.isReady = ready;
+      this.reportedLooping = looping;
       this.options.telemetry?.note(ready ? "pool_ready" : "pool_not_ready", { era: this.era });
+      for (const listener of this.readyListeners) listener(ready);
+    } else if (looping !== this.reportedLooping) {
+      // Still not ready, for another reason: a pool that never warmed begins or ends a crash loop.
+      this.reportedLooping = looping;
       for (const listener of this.readyListeners) listener(ready);
     }
     this.settleStart();

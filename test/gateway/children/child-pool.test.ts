@@ -183,7 +183,8 @@ describe("ChildPool: children that die", () => {
     await looping.start();
     await eventually(() => looping.ready);
     expect(looping.crashLooping).toBe(false);
-    expect(changes).toEqual([true]);
+    // Told when the loop began (still not ready, now for that reason), then when it was ready.
+    expect(changes).toEqual([false, true]);
     const echo = recorder();
     looping.request(call(1, "echo"), echo.sink, never);
     resultOf(await echo.settled);
