@@ -37,6 +37,7 @@ export const GATEWAY_OPTION_NAMES = [
   "maxQueue",
   "maxSessions",
   "maxSessionsPerPrincipal",
+  "maxListenStreams",
   "requestTimeoutMs",
   "sessionIdleMs",
   "maxStoredEvents",
@@ -80,6 +81,7 @@ export interface ResolvedGatewayOptions {
   maxQueue: number;
   maxSessions: number;
   maxSessionsPerPrincipal: number;
+  maxListenStreams: number;
   requestTimeoutMs: number;
   sessionIdleMs: number;
   maxStoredEvents: number;
@@ -160,6 +162,7 @@ export function checkGatewayOptions(options: GatewayOptions): ResolvedGatewayOpt
     maxQueue: whole("maxQueue", 0, 1_000_000),
     maxSessions: whole("maxSessions", 1, 10_000_000),
     maxSessionsPerPrincipal: whole("maxSessionsPerPrincipal", 1, 10_000_000),
+    maxListenStreams: whole("maxListenStreams", 1, 1_000_000),
     requestTimeoutMs,
     sessionIdleMs: whole("sessionIdleMs", 1),
     maxStoredEvents: whole("maxStoredEvents", 0, 1_000_000),

@@ -82,6 +82,12 @@ export interface GatewayOptions {
   maxSessions?: number;
   /** Legacy sessions of one principal. @default 10 */
   maxSessionsPerPrincipal?: number;
+  /**
+   * `subscriptions/listen` streams (2026-07-28) open at once through this replica; past it, 503
+   * with `Retry-After`. They hold no request slot and have no deadline, so they have this cap of
+   * their own. @default 256
+   */
+  maxListenStreams?: number;
   /** A request's time through the gateway, in ms; past it the child gets `notifications/cancelled`. @default 60_000 */
   requestTimeoutMs?: number;
   /** A legacy session without a request for this long is ended, its child stopped. @default 600_000 */
@@ -108,6 +114,7 @@ export const GATEWAY_DEFAULTS = Object.freeze({
   maxQueue: 256,
   maxSessions: 100,
   maxSessionsPerPrincipal: 10,
+  maxListenStreams: 256,
   requestTimeoutMs: 60_000,
   sessionIdleMs: 600_000,
   maxStoredEvents: 256,

@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import type { GatewayOptions, Principal } from "./gateway-options.js";
 import { checkGatewayOptions, type ResolvedGatewayOptions } from "./check-options.js";
 import { Admission, type AdmissionCounts } from "./http/admission.js";
+import { ListenStreams } from "./http/listen-streams.js";
 import { callerCheck } from "./http/caller-auth.js";
 import type { FrontContext } from "./http/front-context.js";
 import { createHandler, type GatewayHandler } from "./http/handler.js";
@@ -132,6 +133,7 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
     options: resolved,
     telemetry,
     admission: new Admission(resolved.maxRequests, resolved.maxQueue, ({ running, queued }) => telemetry.inFlight(running, queued)),
+    listenStreams: new ListenStreams(resolved.maxListenStreams, (open) => telemetry.listenStreams(open)),
     sessions,
     poolFor: (era, principal) => children.poolFor(era, principal),
     openSessionChild: children.openSessionChild,

@@ -44,6 +44,7 @@ const FLAGS = {
   "max-queue": { kind: "count" },
   "max-sessions": { kind: "count" },
   "max-sessions-per-principal": { kind: "count" },
+  "max-listen-streams": { kind: "count" },
   "request-timeout": { kind: "duration" },
   "session-idle": { kind: "duration" },
   "max-stored-events": { kind: "count" },
@@ -88,6 +89,7 @@ Options (each also a variable: --pool-min is MCPWIRE_GATEWAY_POOL_MIN; a flag wi
   --max-requests N, --max-queue N    requests in flight, and waiting, before 503 (default 256, 256)
   --max-sessions N                   legacy sessions on this replica (default 100)
   --max-sessions-per-principal N     legacy sessions of one caller (default 10)
+  --max-listen-streams N             subscriptions/listen streams open at once (default 256)
   --request-timeout <duration>       one request through the gateway (default 60s)
   --session-idle <duration>          end a legacy session idle this long (default 10m)
   --max-stored-events N              events kept per session for Last-Event-ID (default 256)
@@ -241,6 +243,7 @@ const OPTION_OF: Record<Exclude<FlagName, "env-allow">, string> = {
   "max-queue": "maxQueue",
   "max-sessions": "maxSessions",
   "max-sessions-per-principal": "maxSessionsPerPrincipal",
+  "max-listen-streams": "maxListenStreams",
   "request-timeout": "requestTimeoutMs",
   "session-idle": "sessionIdleMs",
   "max-stored-events": "maxStoredEvents",

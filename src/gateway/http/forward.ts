@@ -103,18 +103,25 @@ export async function forwardRequest(
 
   // A `subscriptions/listen` stream stays open by design (basic/patterns/subscriptions): it holds
   // no request slot and has no deadline, or a few listeners would starve every other caller and
-  // each stream would end at the request timeout. It gets a comment line now and then instead.
+  // each stream would end at the request timeout. It takes a place among `maxListenStreams`
+  // instead, and gets a comment line now and then.
   const longLived = message.method === ModernMethod.subscriptionsListen;
   let slot: (() => void) | undefined;
   try {
-    slot = longLived ? () => {} : await context.admission.acquire(controller.signal);
+    slot = longLived ? context.listenStreams.acquire() : await context.admission.acquire(controller.signal);
   } catch {
     return; // the caller left while queued: already reported
   }
   if (slot === undefined) {
-    telemetry.rejected("queue_full", 503, plan.requestId);
+    telemetry.rejected(longLived ? "listen_streams_full" : "queue_full", 503, plan.requestId);
     reply.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-    const busy = jsonRpcError(message.id, -32000, "the gateway is at its limit of requests in flight and queued; try again later");
+    const busy = jsonRpcError(
+      message.id,
+      -32000,
+      longLived
+        ? `the gateway has its limit of ${options.maxListenStreams} subscriptions/listen streams open; try again later`
+        : "the gateway is at its limit of requests in flight and queued; try again later",
+    );
     plan.answered?.(busy);
     reply.answer(busy, 503);
     finish("rejected", 503);

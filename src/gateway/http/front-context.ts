@@ -12,12 +12,15 @@ import type { Admission } from "./admission.js";
 import type { CallerCheck } from "./caller-auth.js";
 import type { HostPolicy } from "./host-origin.js";
 import type { InFlightRequests } from "./in-flight.js";
+import type { ListenStreams } from "./listen-streams.js";
 import type { ToolHeaderCatalog } from "./tool-header-catalog.js";
 
 export interface FrontContext {
   options: ResolvedGatewayOptions;
   telemetry: GatewayTelemetry;
   admission: Admission;
+  /** The open `subscriptions/listen` streams, within `maxListenStreams`. */
+  listenStreams: ListenStreams;
   sessions: SessionStore;
   /**
    * The shared children for one caller: 2026-07-28 requests, and legacy ones in stateless mode.

@@ -15,6 +15,7 @@ export const REJECTION_CAUSES: readonly RejectionCause[] = [
   "unauthorized",
   "body_too_large",
   "queue_full",
+  "listen_streams_full",
   "sessions_full",
   "principal_sessions_full",
   "unknown_session",
@@ -41,6 +42,7 @@ export interface GatewayMetrics {
   readonly inFlight: Gauge;
   readonly queued: Gauge;
   readonly sessions: Gauge;
+  readonly listenStreams: Gauge;
   readonly children: Gauge;
   readonly childSpawns: Counter;
   readonly childExits: Counter;
@@ -64,6 +66,7 @@ export function createGatewayMetrics(registry = new MetricRegistry()): GatewayMe
     inFlight: registry.gauge("mcpwire_gateway_requests_in_flight", "Requests being relayed to a child now."),
     queued: registry.gauge("mcpwire_gateway_requests_queued", "Requests waiting for an in-flight slot now."),
     sessions: registry.gauge("mcpwire_gateway_sessions", "Legacy sessions open now, each with its own child."),
+    listenStreams: registry.gauge("mcpwire_gateway_listen_streams", "subscriptions/listen streams open now (2026-07-28)."),
     children: registry.gauge("mcpwire_gateway_children", "Child processes running now, pool and sessions together."),
     childSpawns: registry.counter("mcpwire_gateway_child_spawns_total", "Child processes started."),
     childExits: registry.counter("mcpwire_gateway_child_exits_total", "Child processes that ended, by cause.", [

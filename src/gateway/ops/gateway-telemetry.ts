@@ -86,6 +86,10 @@ export function createGatewayTelemetry(options: GatewayTelemetryOptions = {}): G
       metrics.sessions.set(count);
       tell("sessions", count);
     },
+    listenStreams(count: number) {
+      metrics.listenStreams.set(count);
+      tell("listenStreams", count);
+    },
     children(running: number) {
       metrics.children.set(running);
       tell("children", running);

@@ -18,6 +18,7 @@ export type RejectionCause =
   | "unauthorized" // 401
   | "body_too_large" // 413
   | "queue_full" // 503 + Retry-After
+  | "listen_streams_full" // 503 + Retry-After: `maxListenStreams` are open
   | "sessions_full" // 503
   | "principal_sessions_full" // 429
   | "unknown_session" // 404
@@ -47,6 +48,8 @@ export interface GatewayTelemetry {
   /** In-flight requests through the replica, and those queued. */
   inFlight(running: number, queued: number): void;
   sessions(count: number): void;
+  /** `subscriptions/listen` streams open now. */
+  listenStreams(count: number): void;
   children(running: number): void;
   childSpawned(pid: number): void;
   childExited(pid: number, cause: ChildExitCause, exitCode: number | null, signal: string | null): void;

@@ -40,6 +40,7 @@ function recordingTelemetry() {
     rejected: () => {},
     inFlight: () => {},
     sessions: () => {},
+    listenStreams: () => {},
     children: (count) => running.push(count),
     childSpawned: (pid) => spawned.push(pid),
     childExited: (pid, cause) => exited.push({ pid, cause }),

@@ -19,6 +19,7 @@ function recordingTelemetry() {
     rejected: () => {},
     inFlight: () => {},
     sessions: () => {},
+    listenStreams: () => {},
     children: () => {},
     childSpawned: (pid) => spawned.push(pid),
     childExited: (pid, cause) => exited.push({ pid, cause }),

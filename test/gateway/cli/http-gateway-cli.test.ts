@@ -96,7 +96,7 @@ describe("gatewayOptionsFrom", () => {
       ...["--env-allow", "A,B", "--listen", "127.0.0.1:9000", "--path", "/p", "--pool-min", "2", "--pool-max", "3", "--recycle-after", "50"],
       ...["--legacy", "stateless", "--allowed-hosts", "a.example,b.example", "--allowed-origins", "https://a.example", "--token-file", "/t"],
       ...["--admin-listen", "127.0.0.1:9001", "--drain-delay", "2s", "--drain-ms", "10000", "--max-body-bytes", "1000", "--max-requests", "5"],
-      ...["--max-queue", "6", "--max-sessions", "7", "--max-sessions-per-principal", "8", "--request-timeout", "1m", "--session-idle", "500ms"],
+      ...["--max-queue", "6", "--max-sessions", "7", "--max-sessions-per-principal", "8", "--max-listen-streams", "12", "--request-timeout", "1m", "--session-idle", "500ms"],
       ...["--max-stored-events", "9", "--child-max-message-bytes", "2048", "--child-read-timeout", "30s", "--child-max-in-flight", "4"],
     ];
     expect(gatewayOptionsFrom(argv, {})).toEqual({
@@ -118,6 +118,7 @@ describe("gatewayOptionsFrom", () => {
       maxQueue: 6,
       maxSessions: 7,
       maxSessionsPerPrincipal: 8,
+      maxListenStreams: 12,
       requestTimeoutMs: 60_000,
       sessionIdleMs: 500,
       maxStoredEvents: 9,

@@ -10,7 +10,7 @@ describe("checkGatewayOptions", () => {
     const resolved = checkGatewayOptions({ target: "npx -y '@scope/server' --root 'My Files'" });
     expect(resolved.target).toEqual({ command: "npx", args: ["-y", "@scope/server", "--root", "My Files"], env: {}, envAllow: [] });
     expect(resolved.listen).toEqual({ host: "127.0.0.1", port: 8080 });
-    expect(resolved).toMatchObject({ path: GATEWAY_DEFAULTS.path, poolMin: 1, poolMax: 4, legacy: "session", maxBodyBytes: 4 * 1024 * 1024, maxRequests: 256, maxQueue: 256, maxSessions: 100, maxSessionsPerPrincipal: 10, requestTimeoutMs: 60_000, sessionIdleMs: 600_000, maxStoredEvents: 256 });
+    expect(resolved).toMatchObject({ path: GATEWAY_DEFAULTS.path, poolMin: 1, poolMax: 4, legacy: "session", maxBodyBytes: 4 * 1024 * 1024, maxRequests: 256, maxQueue: 256, maxSessions: 100, maxSessionsPerPrincipal: 10, maxListenStreams: 256, requestTimeoutMs: 60_000, sessionIdleMs: 600_000, maxStoredEvents: 256 });
     expect(resolved.childLimits).toEqual({ timeoutMs: 60_000 });
   });
 
@@ -22,6 +22,7 @@ describe("checkGatewayOptions", () => {
 
   it("names the option of a bad value and what it takes", () => {
     expect(() => checkGatewayOptions({ target, poolMax: 0 })).toThrow(/"poolMax" must be a whole number from 1/);
+    expect(() => checkGatewayOptions({ target, maxListenStreams: 0 })).toThrow(/"maxListenStreams" must be a whole number from 1/);
     expect(() => checkGatewayOptions({ target, poolMin: 5, poolMax: 2 })).toThrow(/"poolMin" \(5\) is more than "poolMax" \(2\)/);
     expect(() => checkGatewayOptions({ target, legacy: "sticky" as never })).toThrow(/"legacy" must be "session" or "stateless", got "sticky"/);
     expect(() => checkGatewayOptions({ target, listen: "8080" })).toThrow(/listen "8080" is not host:port/);
