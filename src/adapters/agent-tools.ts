@@ -14,7 +14,7 @@ import {
   type LayeredToolCallSettings,
   type ToolCallSettings,
 } from "./tool-call-settings.js";
-import { catalogOf } from "./tool-catalog.js";
+import { toolListWatchOf } from "./tool-list-watch.js";
 import { describeToolFailure, removedToolFailure, type ToolFailure } from "./tool-failure.js";
 import { nameServerTools, type ServerTool } from "./tool-naming.js";
 import { resultText } from "./tool-result-text.js";
@@ -66,7 +66,7 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
     tools = source as readonly ServerTool[];
   } else if (source instanceof McpClient) {
     // Watched from before the listing, so a change that comes after it is not missed.
-    catalogOf(source);
+    toolListWatchOf(source);
     const prefix = options.prefix ?? false;
     const server = typeof prefix === "string" ? prefix : source.serverInfo.name;
     const listed = await source.listTools({ signal: options.signal });
@@ -75,7 +75,7 @@ export async function listAgentTools(source: AgentToolSource, options: AgentTool
       separator: options.separator,
     });
   } else {
-    for (const client of Object.values((source as ConnectedServers).clients)) catalogOf(client);
+    for (const client of Object.values((source as ConnectedServers).clients)) toolListWatchOf(client);
     const listing = await (source as ConnectedServers).listTools({
       prefix: options.prefix !== false,
       separator: options.separator,
@@ -99,7 +99,7 @@ export async function callAgentTool(
 ): Promise<AgentToolResult> {
   const args = isPlainObject(input) ? input : {};
   try {
-    if (!(await catalogOf(entry.client).stillListed(entry.tool.name, options.signal))) {
+    if (!(await toolListWatchOf(entry.client).stillListed(entry.tool.name, options.signal))) {
       const failure = removedToolFailure(entry.name);
       return { content: [{ type: "text", text: failure.message }], isError: true, failure };
     }

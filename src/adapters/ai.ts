@@ -26,7 +26,7 @@ import {
 import type { ConnectedServers } from "./connect-all.js";
 import { LiveAgentTools, type AgentToolSet } from "./live-tools.js";
 import { checkLayeredSettings, settingsForServer, type LayeredToolCallSettings } from "./tool-call-settings.js";
-import { catalogOf } from "./tool-catalog.js";
+import { toolListWatchOf } from "./tool-list-watch.js";
 import { agentToolMetadata, checkApprovalPolicy, needsApproval, type ApprovalPolicy } from "./tool-hints.js";
 import type { ServerTool } from "./tool-naming.js";
 import { blockText } from "./tool-result-text.js";
@@ -119,7 +119,7 @@ export function aiTool(entry: ServerTool, options: AiToolOptions = {}): McpAiToo
   checkLayeredSettings(options, "options");
   checkApprovalPolicy(options.needsApproval, "options");
   // Watched from now on: a call made after the tool left its server's list is not sent.
-  catalogOf(entry.client);
+  toolListWatchOf(entry.client);
   const settings = settingsForServer(options, entry.server);
   const title = entry.tool.title ?? annotationTitle(entry);
   return dynamicTool({

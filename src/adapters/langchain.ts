@@ -28,7 +28,7 @@ import {
 } from "./agent-tools.js";
 import type { ConnectedServers } from "./connect-all.js";
 import { LiveAgentTools, type AgentToolSet } from "./live-tools.js";
-import { catalogOf } from "./tool-catalog.js";
+import { toolListWatchOf } from "./tool-list-watch.js";
 import { checkLayeredSettings, settingsForServer, type LayeredToolCallSettings } from "./tool-call-settings.js";
 import { agentToolMetadata } from "./tool-hints.js";
 import type { ServerTool } from "./tool-naming.js";
@@ -87,7 +87,7 @@ export async function langchainToolSet(source: McpClient | ConnectedServers, opt
 export function langchainTool(entry: ServerTool, options: LayeredToolCallSettings = {}): DynamicStructuredTool {
   checkLayeredSettings(options, "options");
   // Watched from now on: a call made after the tool left its server's list is not sent.
-  catalogOf(entry.client);
+  toolListWatchOf(entry.client);
   const settings = settingsForServer(options, entry.server);
   const metadata = agentToolMetadata(entry);
   return new DynamicStructuredTool({

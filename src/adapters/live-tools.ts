@@ -15,7 +15,7 @@ import type { Tool } from "../protocol/schemas.js";
 import { raceAbort } from "../util/abort.js";
 import { checkAgentToolOptions, type AgentToolOptions, type AgentToolSource } from "./agent-tools.js";
 import { asListFailure, callSettingsOf, type ConnectedServers } from "./connect-all.js";
-import { catalogOf, type ToolCatalog } from "./tool-catalog.js";
+import { toolListWatchOf, type ToolListWatch } from "./tool-list-watch.js";
 import type { ToolCallSettings } from "./tool-call-settings.js";
 import { nameServerTools, type ServerTool } from "./tool-naming.js";
 
@@ -42,7 +42,7 @@ interface Member {
   /** The name its tools are known by (a client's own name is read again at each listing). */
   server: () => string;
   client: McpClient;
-  catalog: ToolCatalog;
+  toolList: ToolListWatch;
   call: ToolCallSettings | undefined;
   tools: readonly Tool[] | undefined;
 }
@@ -74,8 +74,8 @@ export class LiveAgentTools {
     const set = source instanceof McpClient ? LiveAgentTools.ofClient(source, options, apply) : LiveAgentTools.ofServers(source, options, apply);
     try {
       // Following first, so that a change during the first listing is not missed.
-      for (const member of set.members) set.stops.push(member.catalog.onChange(() => void set.schedule()));
-      await raceAbort(Promise.all(set.members.map((member) => member.catalog.watch())), options.signal);
+      for (const member of set.members) set.stops.push(member.toolList.onChange(() => void set.schedule()));
+      await raceAbort(Promise.all(set.members.map((member) => member.toolList.watch())), options.signal);
       await raceAbort(set.schedule(), options.signal);
     } catch (error) {
       set.close();
@@ -92,7 +92,7 @@ export class LiveAgentTools {
   private static ofClient(client: McpClient, options: AgentToolOptions, apply: (entries: ServerTool[]) => void): LiveAgentTools {
     const prefix = options.prefix ?? false;
     const server = () => (typeof prefix === "string" ? prefix : client.serverInfo.name);
-    return new LiveAgentTools([{ server, client, catalog: catalogOf(client), call: undefined, tools: undefined }], prefix !== false, options, apply);
+    return new LiveAgentTools([{ server, client, toolList: toolListWatchOf(client), call: undefined, tools: undefined }], prefix !== false, options, apply);
   }
 
   private static ofServers(source: AgentToolSource, options: AgentToolOptions, apply: (entries: ServerTool[]) => void): LiveAgentTools {
@@ -108,7 +108,7 @@ export class LiveAgentTools {
     const members = Object.entries(servers.clients).map(([name, client]): Member => ({
       server: () => name,
       client,
-      catalog: catalogOf(client),
+      toolList: toolListWatchOf(client),
       call: callSettingsOf(servers, name),
       tools: undefined,
     }));
@@ -125,8 +125,8 @@ export class LiveAgentTools {
   }
 
   async current(signal?: AbortSignal): Promise<readonly ServerTool[]> {
-    const behind = this.members.some((member) => member.tools === undefined || member.catalog.stale);
-    const announced = await raceAbort(Promise.all(this.members.map((member) => member.catalog.watch())), signal);
+    const behind = this.members.some((member) => member.tools === undefined || member.toolList.stale);
+    const announced = await raceAbort(Promise.all(this.members.map((member) => member.toolList.watch())), signal);
     if (!this.closed && (behind || announced.includes(false))) void this.schedule();
     if (this.refreshing) await raceAbort(this.refreshing, signal);
     return this.entries;
@@ -165,13 +165,13 @@ export class LiveAgentTools {
     return run;
   }
 
-  /** Lists each server (the catalog answers from its latest listing when nothing changed), then names the tools. */
+  /** Lists each server (the watch answers from its latest listing when nothing changed), then names the tools. */
   private async refresh(): Promise<void> {
     await Promise.all(
       this.members.map(async (member) => {
         const name = member.server();
         try {
-          member.tools = await member.catalog.tools();
+          member.tools = await member.toolList.tools();
           this.failed.delete(name);
         } catch (error) {
           this.failed.set(name, asListFailure(name, error));

@@ -44,7 +44,7 @@ describe("maxListenStreams", () => {
 
     const first = await openListen(port, 1);
     const second = await openListen(port, 2);
-    own({ close: () => (first.close(), second.close()) });
+    own({ close: async () => (first.close(), second.close()) });
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(counts.open()).toBe(2);
 
@@ -62,7 +62,7 @@ describe("maxListenStreams", () => {
     first.close();
     await expect.poll(counts.open, { timeout: 20_000 }).toBe(1);
     const again = await openListen(port, 5);
-    own({ close: () => again.close() });
+    own({ close: async () => again.close() });
     expect(again.status).toBe(200);
     expect(counts.open()).toBe(2);
     expect(counts.refused()).toBe(1);

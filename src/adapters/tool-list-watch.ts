@@ -6,15 +6,15 @@
  * "List Changed Notification") and may have changed after a reconnection, when no notification
  * comes. A server that declares `tools.listChanged` SHOULD notify; in the 2026-07-28 era it does
  * so only over a `subscriptions/listen` stream that asks for `toolsListChanged`
- * (basic/patterns/subscriptions), which `watch()` opens. There is one catalog per client, shared
+ * (basic/patterns/subscriptions), which `watch()` opens. There is one watch per client, shared
  * by every tool set made from it, so one change costs one listing however many sets there are.
  */
 import type { McpClient } from "../client/client.js";
 import type { Tool } from "../protocol/schemas.js";
 import { raceAbort } from "../util/abort.js";
 
-export class ToolCatalog {
-  /** List changes seen (notifications and reconnections) since the catalog began watching. */
+export class ToolListWatch {
+  /** List changes seen (notifications and reconnections) since the watch began. */
   private changes = 0;
   /** The latest listing made here, with the count of changes when it was asked for. */
   private latest: { tools: readonly Tool[]; at: number } | undefined;
@@ -83,7 +83,7 @@ export class ToolCatalog {
 
   /**
    * Whether the server still lists a tool of this name, as of its latest change: true when no
-   * change came since the catalog began watching, and when the list cannot be had (the call then
+   * change came since the watch began, and when the list cannot be had (the call then
    * goes to the server, which answers for itself). Rejects only when `signal` aborts.
    */
   async stillListed(name: string, signal?: AbortSignal): Promise<boolean> {
@@ -120,11 +120,11 @@ export class ToolCatalog {
   }
 }
 
-const catalogs = new WeakMap<McpClient, ToolCatalog>();
+const watches = new WeakMap<McpClient, ToolListWatch>();
 
-/** The catalog of `client`, made (and watching its notifications) on first use. */
-export function catalogOf(client: McpClient): ToolCatalog {
-  let catalog = catalogs.get(client);
-  if (!catalog) catalogs.set(client, (catalog = new ToolCatalog(client)));
-  return catalog;
+/** The watch of `client`, made (and watching its notifications) on first use. */
+export function toolListWatchOf(client: McpClient): ToolListWatch {
+  let watch = watches.get(client);
+  if (!watch) watches.set(client, (watch = new ToolListWatch(client)));
+  return watch;
 }
