@@ -1,10 +1,13 @@
 /**
  * The children a gateway runs by default, from gateway/children/: a pool of 2026-07-28 children
  * (and, in `--legacy stateless` mode, a pool of legacy ones the gateway initialized itself), and
- * a `SessionRelay` with a child of its own for each legacy session. The pools report to the
- * readiness: the replica is ready once a pool is warmed and probed, and not while it crash-loops.
+ * a `SessionRelay` with a child of its own for each legacy session. A principal that `authorize`
+ * gives variables of its own gets pools of its own instead of the shared ones (principal-pools.ts).
+ * The shared pools report to the readiness: the replica is ready once a pool is warmed and
+ * probed, and not while it crash-loops.
  */
-import { ChildPool, SessionRelay, childCommandFor, type GatewayChildLimits } from "./children/index.js";
+import { ChildPool, PrincipalPools, SessionRelay, childCommandFor, type GatewayChildLimits } from "./children/index.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { Notification } from "../protocol/methods.js";
 import type { ResolvedGatewayOptions } from "./check-options.js";
 import type { GatewayChildren, GatewayChildrenFactory } from "./gateway.js";
@@ -34,14 +37,11 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     probeTimeoutMs: Math.max(options.requestTimeoutMs, MIN_PROBE_TIMEOUT_MS),
     telemetry,
   };
-  const modern = new ChildPool({
-    ...poolOptions,
-    era: "modern",
-    // No caller of the pool can be told; the gateway's own tool catalog can.
-    onUnrelated: (message) => {
-      if (message.method === Notification.toolsListChanged) toolsChanged?.();
-    },
-  });
+  // No caller of a modern pool can be told of a changed tool list; the gateway's own tool catalog can.
+  const onUnrelated = (message: JsonRpcNotification): void => {
+    if (message.method === Notification.toolsListChanged) toolsChanged?.();
+  };
+  const modern = new ChildPool({ ...poolOptions, era: "modern", onUnrelated });
   const stateless = options.legacy === "stateless" ? new ChildPool({ ...poolOptions, era: "legacy-stateless" }) : undefined;
   const pools = stateless === undefined ? [modern] : [modern, stateless];
   // One stdio server speaks one era, so one pool of the two may never be ready: a pool that is
@@ -49,9 +49,18 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
   const report = (): void => readiness.report("pool", pools.some((pool) => pool.ready), notReadyReason(pools));
   for (const pool of pools) pool.onReadyChange(report);
 
+  // A principal with variables of its own gets children of its own (principal-pools.ts).
+  const ownPools = new PrincipalPools({
+    command,
+    makePool: (ownCommand, era) => new ChildPool({ ...poolOptions, command: ownCommand, era, poolMin: 0, ...(era === "modern" ? { onUnrelated } : {}) }),
+    maxPools: options.maxSessions,
+    idleMs: options.sessionIdleMs,
+  });
+
   const callers = new Map<string, Relay>();
   return {
     poolFor(era, principal) {
+      if (PrincipalPools.needed(principal)) return ownPools.relayFor(era === "legacy" ? "legacy-stateless" : "modern", principal);
       const pool = era === "legacy" && stateless !== undefined ? stateless : modern;
       const key = `${era}\0${principal.principal}`;
       let relay = callers.get(key);
@@ -68,7 +77,7 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
       report();
     },
     async close() {
-      await Promise.all(pools.map((pool) => pool.close()));
+      await Promise.all([...pools.map((pool) => pool.close()), ownPools.close()]);
     },
   };
 };
