@@ -84,6 +84,17 @@ describe("legacy callers, stateless mode", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("echo");
   }, 60_000);
+
+  it("the official v2 client initializes without a session and calls a tool", async () => {
+    const { url } = own(await startGateway({ target: EVERYTHING_TARGET, legacy: "stateless" }));
+    const client = new SdkV2Client({ name: "v2-stateless", version: "1.0.0" });
+    const transport = new SdkV2Transport(new URL(url));
+    await client.connect(transport);
+    own({ close: () => client.close() });
+    expect(transport.sessionId).toBeUndefined();
+    const result = await client.callTool({ name: "echo", arguments: { message: "v2 stateless" } });
+    expect(JSON.stringify(result.content)).toContain("v2 stateless");
+  }, 60_000);
 });
 
 describe("a 2026-07-28 subscriptions/listen stream", () => {
