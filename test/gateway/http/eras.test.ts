@@ -113,20 +113,24 @@ describe("a 2026-07-28 subscriptions/listen stream", () => {
 });
 
 describe("many 2026-07-28 callers on one pool", () => {
-  it("20 callers with 200 calls in flight each get only their own answers", async () => {
+  it("50 callers with 200 calls in flight each get only their own answers and progress", async () => {
     const { url, gateway } = own(await startGateway({ target: MODERN_TARGET, poolMin: 2, poolMax: 2 }));
     await expect.poll(() => gateway.readiness.state().ready, { timeout: 30_000 }).toBe(true);
-    const callers = await Promise.all(Array.from({ length: 20 }, () => connect(url, { protocolVersion: "modern" }).then(own)));
+    const callers = await Promise.all(Array.from({ length: 50 }, () => connect(url, { protocolVersion: "modern" }).then(own)));
     const answers = await Promise.all(
       callers.flatMap((client, caller) =>
-        Array.from({ length: 10 }, async (_, call) => {
-          const text = `caller ${caller} call ${call}`;
-          const result = await client.callTool("echo", { text });
-          return { text, got: result.content };
+        Array.from({ length: 4 }, async (_, call) => {
+          const tag = `caller ${caller} call ${call}`;
+          const progress: string[] = [];
+          const result = await client.callTool("count", { steps: 3, tag }, { onProgress: (update) => progress.push(`${update.progress}/${update.total} ${update.message}`) });
+          return { tag, got: result.content, progress };
         }),
       ),
     );
     expect(answers).toHaveLength(200);
-    for (const { text, got } of answers) expect(got).toEqual([{ type: "text", text }]);
+    for (const { tag, got, progress } of answers) {
+      expect(got).toEqual([{ type: "text", text: tag }]);
+      expect(progress).toEqual([`1/3 ${tag}`, `2/3 ${tag}`, `3/3 ${tag}`]);
+    }
   }, 60_000);
 });
