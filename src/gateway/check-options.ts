@@ -24,6 +24,7 @@ export const GATEWAY_OPTION_NAMES = [
   "poolMin",
   "poolMax",
   "recycleAfter",
+  "poolIdleMs",
   "legacy",
   "allowedHosts",
   "allowedOrigins",
@@ -65,6 +66,8 @@ export interface ResolvedGatewayOptions {
   poolMin: number;
   poolMax: number;
   recycleAfter: number;
+  /** 0: the pool never shrinks. */
+  poolIdleMs: number;
   legacy: LegacyMode;
   /** Lowercased `host` or `host:port` values; empty when none were given. */
   allowedHosts: readonly string[];
@@ -106,6 +109,10 @@ export function checkGatewayOptions(options: GatewayOptions): ResolvedGatewayOpt
     options.recycleAfter === undefined || options.recycleAfter === Number.POSITIVE_INFINITY
       ? GATEWAY_DEFAULTS.recycleAfter
       : checkWholeNumber(options.recycleAfter, "recycleAfter", WHERE, { min: 1 });
+  const poolIdleMs =
+    options.poolIdleMs === undefined
+      ? GATEWAY_DEFAULTS.poolIdleMs
+      : checkWholeNumber(options.poolIdleMs, "poolIdleMs", WHERE, { min: 0, minMeans: "never shrink the pool", defaultValue: GATEWAY_DEFAULTS.poolIdleMs });
 
   const listen = listenAddress(options.listen ?? GATEWAY_DEFAULTS.listen, "listen");
   const allowedHosts = checkList(options.allowedHosts, "allowedHosts").map((host) => checkHost(host));
@@ -147,6 +154,7 @@ export function checkGatewayOptions(options: GatewayOptions): ResolvedGatewayOpt
     poolMin,
     poolMax,
     recycleAfter,
+    poolIdleMs,
     legacy,
     allowedHosts,
     allowedOrigins,
