@@ -24,6 +24,7 @@ export const GATEWAY_OPTION_NAMES = [
   "poolMin",
   "poolMax",
   "recycleAfter",
+  "poolIdleMs",
   "legacy",
   "allowedHosts",
   "allowedOrigins",
@@ -66,6 +67,8 @@ export interface ResolvedGatewayOptions {
   poolMin: number;
   poolMax: number;
   recycleAfter: number;
+  /** 0: the pool never shrinks. */
+  poolIdleMs: number;
   legacy: LegacyMode;
   /** Lowercased `host` or `host:port` values; empty when none were given. */
   allowedHosts: readonly string[];
@@ -108,6 +111,10 @@ export function checkGatewayOptions(options: GatewayOptions): ResolvedGatewayOpt
     options.recycleAfter === undefined || options.recycleAfter === Number.POSITIVE_INFINITY
       ? GATEWAY_DEFAULTS.recycleAfter
       : checkWholeNumber(options.recycleAfter, "recycleAfter", WHERE, { min: 1 });
+  const poolIdleMs =
+    options.poolIdleMs === undefined
+      ? GATEWAY_DEFAULTS.poolIdleMs
+      : checkWholeNumber(options.poolIdleMs, "poolIdleMs", WHERE, { min: 0, minMeans: "never shrink the pool", defaultValue: GATEWAY_DEFAULTS.poolIdleMs });
 
   const listen = listenAddress(options.listen ?? GATEWAY_DEFAULTS.listen, "listen");
   const allowedHosts = checkList(options.allowedHosts, "allowedHosts").map((host) => checkHost(host));
@@ -149,6 +156,7 @@ export function checkGatewayOptions(options: GatewayOptions): ResolvedGatewayOpt
     poolMin,
     poolMax,
     recycleAfter,
+    poolIdleMs,
     legacy,
     allowedHosts,
     allowedOrigins,

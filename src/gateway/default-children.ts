@@ -30,6 +30,7 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     poolMin: options.poolMin,
     poolMax: options.poolMax,
     recycleAfter: options.recycleAfter,
+    poolIdleMs: options.poolIdleMs,
     // The front lets at most maxRequests through at once (the rest wait in its own queue), so the
     // pool never has more than that waiting for a child.
     maxQueued: options.maxRequests,

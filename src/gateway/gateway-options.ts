@@ -53,6 +53,11 @@ export interface GatewayOptions {
   poolMax?: number;
   /** A pool child is replaced after this many requests. @default unlimited */
   recycleAfter?: number;
+  /**
+   * A pool child above `poolMin` with no request in flight for this long is closed, in ms, so the
+   * pool shrinks back after a burst; 0 never shrinks it. @default 60_000
+   */
+  poolIdleMs?: number;
   /** @default "session" */
   legacy?: LegacyMode;
   /**
@@ -106,6 +111,7 @@ export const GATEWAY_DEFAULTS = Object.freeze({
   poolMin: 1,
   poolMax: 4,
   recycleAfter: Number.POSITIVE_INFINITY,
+  poolIdleMs: 60_000,
   legacy: "session" as LegacyMode,
   drainDelayMs: 5_000,
   drainMs: 30_000,

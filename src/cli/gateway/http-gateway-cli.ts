@@ -32,6 +32,7 @@ const FLAGS = {
   "pool-min": { kind: "count" },
   "pool-max": { kind: "count" },
   "recycle-after": { kind: "count" },
+  "pool-idle": { kind: "wait" },
   legacy: { kind: "text" },
   "allowed-hosts": { kind: "list" },
   "allowed-origins": { kind: "list" },
@@ -78,6 +79,7 @@ Options (each also a variable: --pool-min is MCPWIRE_GATEWAY_POOL_MIN; a flag wi
   --env-allow NAME,...               variables of this environment the server inherits, beside the default list
   --pool-min N, --pool-max N         children kept warm, and the most, for 2026-07-28 callers (default 1, 4)
   --recycle-after N                  replace a pool child after N requests (default never)
+  --pool-idle <duration>             close a pool child above --pool-min idle this long (default 60s; 0 never)
   --legacy session|stateless         legacy callers: a child per Mcp-Session-Id (default), or the pool
   --allowed-hosts a,b                Host values accepted; required when --listen is not loopback
   --allowed-origins a,b              browser Origins accepted (others get 403); CORS for those only
@@ -231,6 +233,7 @@ const OPTION_OF: Record<Exclude<FlagName, "env-allow">, string> = {
   "pool-min": "poolMin",
   "pool-max": "poolMax",
   "recycle-after": "recycleAfter",
+  "pool-idle": "poolIdleMs",
   legacy: "legacy",
   "allowed-hosts": "allowedHosts",
   "allowed-origins": "allowedOrigins",

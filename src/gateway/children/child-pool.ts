@@ -13,11 +13,14 @@
  * One pool serves one era (`PoolEra`). It warms `poolMin` children at start and probes each
  * (pool-probe.ts); a request goes to the least-loaded child; when every child is at its in-flight
  * ceiling the pool grows up to `poolMax`, and past that requests wait in the pool, up to
- * `maxQueued`, their wait counted against their timeout. A child is recycled after
- * `recycleAfter` requests: it takes no new ones and is closed once its in-flight ones are done. A
- * child that dies is replaced after a jittered exponential backoff (restart-backoff.ts); several
- * exits before a probe answer within a window are a crash loop (crash-loop.ts), and the pool is
- * not ready until a child answers its probe again.
+ * `maxQueued`, their wait counted against their timeout. Once the burst is over the pool shrinks
+ * back: a child above `poolMin` that has had no request in flight for `poolIdleMs` is closed (exit
+ * cause `idle`), the same close ladder as a recycle; a child with a request in flight (a listen
+ * stream included) is never idle. A child is recycled after `recycleAfter` requests: it takes
+ * no new ones and is closed once its in-flight ones are done. A child that dies is replaced after
+ * a jittered exponential backoff (restart-backoff.ts); several exits before a probe answer within
+ * a window are a crash loop (crash-loop.ts), and the pool is not ready until a child answers its
+ * probe again.
  *
  * A legacy caller's own `initialize` (stateless mode) is answered by the pool, not forwarded:
  * the children were initialized by the gateway, and a second `initialize` on a running session
@@ -79,6 +82,12 @@ export interface ChildPoolOptions {
   poolMax?: number;
   /** A child is replaced after this many requests. @default Infinity */
   recycleAfter?: number;
+  /**
+   * A child above `poolMin` with no request in flight for this long is closed, in ms; 0 (or
+   * `Infinity`) never shrinks the pool. Unlike `idleCloseMs`, 0 is "never": it is the gateway's
+   * `poolIdleMs`, passed as it is. @default 60_000
+   */
+  poolIdleMs?: number;
   /** Requests waiting for a child when every child is at its ceiling and the pool is at `poolMax`; past it, LIMIT. @default 256 */
   maxQueued?: number;
   /** The ceilings toward each child, and the request timeout. */
@@ -110,6 +119,7 @@ export const CHILD_POOL_OPTION_NAMES = [
   "poolMin",
   "poolMax",
   "recycleAfter",
+  "poolIdleMs",
   "maxQueued",
   "limits",
   "backoff",
@@ -121,7 +131,7 @@ export const CHILD_POOL_OPTION_NAMES = [
   "onUnrelated",
 ] as const satisfies readonly (keyof ChildPoolOptions)[];
 
-export const DEFAULT_POOL = Object.freeze({ poolMin: 1, poolMax: 4, recycleAfter: Number.POSITIVE_INFINITY, maxQueued: 256, idleCloseMs: 5_000 });
+export const DEFAULT_POOL = Object.freeze({ poolMin: 1, poolMax: 4, recycleAfter: Number.POSITIVE_INFINITY, poolIdleMs: 60_000, maxQueued: 256, idleCloseMs: 5_000 });
 
 /** What the pool holds, for metrics and tests. */
 export interface PoolStats {
@@ -149,9 +159,12 @@ interface Member {
   child: GatewayChild | undefined;
   /** Answered its probe: takes requests. */
   probed: boolean;
-  /** Recycled: takes no new request, closed when its in-flight ones are done. */
-  retiring: boolean;
-  /** Legacy-only server: closes the child once it has been idle for `idleCloseMs`. */
+  /**
+   * Takes no new request: `recycled` (closed once its in-flight ones are done), or `idle` (closed
+   * at once, having none; it still runs until its close ladder ends).
+   */
+  retiring: false | "recycled" | "idle";
+  /** Closes the child once it has had no request for the pool's idle time (`closeWhenIdle`). */
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -170,6 +183,8 @@ export class ChildPool implements Relay {
   private readonly poolMin: number;
   private readonly poolMax: number;
   private readonly recycleAfter: number;
+  /** `poolIdleMs`, with "never" as `Infinity`. */
+  private readonly poolIdleMs: number;
   private readonly maxQueued: number;
   private readonly requestTimeoutMs: number;
   private readonly members = new Set<Member>();
@@ -206,6 +221,7 @@ export class ChildPool implements Relay {
     checkCount(options.poolMin, "poolMin", where, 0, DEFAULT_POOL.poolMin);
     checkCount(options.poolMax, "poolMax", where, 1, DEFAULT_POOL.poolMax);
     checkCount(options.recycleAfter, "recycleAfter", where, 1, DEFAULT_POOL.recycleAfter);
+    checkCount(options.poolIdleMs, "poolIdleMs", where, 0, DEFAULT_POOL.poolIdleMs);
     checkCount(options.maxQueued, "maxQueued", where, 0, DEFAULT_POOL.maxQueued);
     checkCount(options.probeTimeoutMs, "probeTimeoutMs", where, 1, DEFAULT_CHILD_LIMITS.requestTimeoutMs);
     checkCount(options.idleCloseMs, "idleCloseMs", where, 0, DEFAULT_POOL.idleCloseMs);
@@ -216,6 +232,7 @@ export class ChildPool implements Relay {
     this.poolMin = options.poolMin ?? DEFAULT_POOL.poolMin;
     this.poolMax = Math.max(this.poolMin, options.poolMax ?? DEFAULT_POOL.poolMax);
     this.recycleAfter = options.recycleAfter ?? DEFAULT_POOL.recycleAfter;
+    this.poolIdleMs = options.poolIdleMs === 0 ? Number.POSITIVE_INFINITY : (options.poolIdleMs ?? DEFAULT_POOL.poolIdleMs);
     this.maxQueued = options.maxQueued ?? DEFAULT_POOL.maxQueued;
     this.idleCloseMs = options.idleCloseMs ?? DEFAULT_POOL.idleCloseMs;
     this.requestTimeoutMs = options.limits?.requestTimeoutMs ?? DEFAULT_CHILD_LIMITS.requestTimeoutMs;
@@ -379,11 +396,12 @@ export class ChildPool implements Relay {
 
   private forward(member: Member, message: JsonRpcRequest, sink: RequestSink, signal: AbortSignal | undefined, scope: object | undefined, timeoutMs: number): void {
     const child = member.child!;
-    // Each settled request frees a slot: the queue moves, and a retiring child may now close.
+    // Each settled request frees a slot: the queue moves, a retiring child may now close, and an
+    // idle one starts its idle time.
     const settled = () => {
       this.closeIfRetired(member);
       this.drainQueue();
-      this.closeWhenIdle(member, this.idleCloseMs);
+      this.closeWhenIdle(member, this.idleDelay(false));
     };
     clearTimeout(member.idleTimer);
     child.request(
@@ -482,13 +500,19 @@ export class ChildPool implements Relay {
   /**
    * Requests wait and no child is on its way: one more, up to `poolMax`. One at a time, so a
    * burst that one new child can absorb does not start `poolMax` of them; each that answers its
-   * probe takes from the queue, and the next is started if requests still wait.
+   * probe takes from the queue, and the next is started if requests still wait. A child closing
+   * for being idle still runs (and holds its memory) until its close ladder ends, so it counts
+   * against `poolMax` until it exited: the memory limit of deploy/ is sized for `poolMax`.
    */
   private growIfNeeded(): void {
     if (this.queue.length === 0 || this.closed || this.crashLoop.looping || this.eraRefused) return;
     let starting = this.restartTimers.size;
-    for (const member of this.members) if (!member.probed && !member.retiring) starting++;
-    if (starting === 0 && this.capacity() < this.poolMax) this.spawnOne();
+    let closingIdle = 0;
+    for (const member of this.members) {
+      if (!member.probed && !member.retiring) starting++;
+      if (member.retiring === "idle") closingIdle++;
+    }
+    if (starting === 0 && this.capacity() + closingIdle < this.poolMax) this.spawnOne();
   }
 
   private spawnOne(): void {
@@ -537,8 +561,9 @@ export class ChildPool implements Relay {
       this.markWarmed();
       this.updateReady();
       this.drainQueue();
-      // Warmed for nobody: a legacy-only server's child that no request took goes at once.
-      this.closeWhenIdle(member, 0);
+      // Warmed for nobody: a legacy-only server's child that no request took goes at once; a
+      // child started for a burst that ended before it answered starts its idle time.
+      this.closeWhenIdle(member, this.idleDelay(true));
     } catch (error) {
       if (error instanceof McpTransportError && error.kind === "server_error") {
         // It answered, and refused the era: starting it again would change nothing.
@@ -566,14 +591,30 @@ export class ChildPool implements Relay {
     this.updateReady();
   }
 
-  /** Legacy-only server: closes the member's child once it has had no request for `delayMs`. */
+  /**
+   * How long a child with nothing in flight is kept above the children kept warm: `poolIdleMs`;
+   * for a legacy-only server, whose modern pool keeps none (see the module's comment),
+   * `idleCloseMs`, or nothing at all for a child just probed, which no caller asked for.
+   */
+  private idleDelay(justProbed: boolean): number {
+    if (this.discoverRefusal === undefined) return this.poolIdleMs;
+    return justProbed ? 0 : this.idleCloseMs;
+  }
+
+  /**
+   * Closes the member's child (cause `idle`, through the close ladder) once it has had no request
+   * in flight for `delayMs`, unless the pool would then keep fewer than `warmTarget()` children.
+   * A request forwarded to it in the meantime clears the timer; its settling starts it again.
+   */
   private closeWhenIdle(member: Member, delayMs: number): void {
     const child = member.child;
-    if (this.discoverRefusal === undefined || this.closed || member.retiring || !child || child.inFlight > 0) return;
+    if (this.closed || member.retiring || !child || child.inFlight > 0) return;
     clearTimeout(member.idleTimer);
     const close = (): void => {
-      if (member.retiring || child.inFlight > 0) return;
-      member.retiring = true;
+      // At the floor it stays, and needs no timer again: the pool grows past the floor only when
+      // no child can take a request, so this one gets one first, whose settling starts it anew.
+      if (this.closed || member.retiring || child.inFlight > 0 || this.capacity() <= this.warmTarget()) return;
+      member.retiring = "idle";
       void child.close("idle");
     };
     if (delayMs === 0) return close();
@@ -598,6 +639,8 @@ export class ChildPool implements Relay {
     if (this.closed) return;
     if (exit.cause === "recycled" || exit.cause === "idle") {
       this.ensureMinimum();
+      // It counted against poolMax while it closed: requests that waited for that room get it now.
+      this.growIfNeeded();
       return;
     }
     this.childLost(member);
@@ -634,14 +677,14 @@ export class ChildPool implements Relay {
   }
 
   private retire(member: Member): void {
-    member.retiring = true;
+    member.retiring = "recycled";
     this.ensureMinimum();
     this.growIfNeeded();
     this.closeIfRetired(member);
   }
 
   private closeIfRetired(member: Member): void {
-    if (member.retiring && member.child && member.child.inFlight === 0) void member.child.close("recycled");
+    if (member.retiring === "recycled" && member.child && member.child.inFlight === 0) void member.child.close("recycled");
   }
 
   /** What a child says outside any request: requests are refused (ping answered), notifications go to `onUnrelated`. */

@@ -2,7 +2,7 @@
  * The pool against real children: the echoing fixture, server-memory (legacy, stateless mode)
  * and the 2026-07-28 fixture on the official v2 server package.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -35,6 +35,8 @@ function recordingTelemetry() {
   const exited: { pid: number; cause: ChildExitCause }[] = [];
   const notes: string[] = [];
   const running: number[] = [];
+  /** Spawns and exits in the order they came: `spawn <pid>`, `exit <pid> <cause>`. */
+  const events: string[] = [];
   const telemetry: GatewayTelemetry = {
     requestDone: () => {},
     rejected: () => {},
@@ -42,11 +44,17 @@ function recordingTelemetry() {
     sessions: () => {},
     listenStreams: () => {},
     children: (count) => running.push(count),
-    childSpawned: (pid) => spawned.push(pid),
-    childExited: (pid, cause) => exited.push({ pid, cause }),
+    childSpawned: (pid) => {
+      spawned.push(pid);
+      events.push(`spawn ${pid}`);
+    },
+    childExited: (pid, cause) => {
+      exited.push({ pid, cause });
+      events.push(`exit ${pid} ${cause}`);
+    },
     note: (event) => notes.push(event),
   };
-  return { telemetry, spawned, exited, notes, running };
+  return { telemetry, spawned, exited, notes, running, events };
 }
 
 function pool(options: Partial<ChildPoolOptions> & Pick<ChildPoolOptions, "command">): ChildPool {
@@ -209,6 +217,115 @@ describe("ChildPool: children that die", () => {
     const next = recorder();
     recycling.request(call(4, "echo"), next.sink, never);
     resultOf(await next.settled);
+  });
+});
+
+/**
+ * Holds `count` requests that never answer, each in a child of its own (the pool's children take
+ * one at a time), so the pool grows to `count`; aborting the returned controller ends them.
+ */
+async function burst(target: ChildPool, count: number): Promise<{ pids: number[]; end: () => void }> {
+  const abort = new AbortController();
+  for (let n = 0; n < count; n++) target.request(call(`held-${n}`, "sleep", { ms: -1 }), recorder().sink, abort.signal);
+  await eventually(() => target.stats.children === count && target.stats.inFlight === count && target.stats.queued === 0);
+  return { pids: target.pids, end: () => abort.abort() };
+}
+
+describe("ChildPool: shrinking back after a burst", () => {
+  for (const era of ["modern", "legacy-stateless"] as const) {
+    it(`${era}: grows to poolMax under a burst, then closes the idle children above poolMin, groups and all`, async () => {
+      const { telemetry, exited } = recordingTelemetry();
+      const shrinking = pool({ command: echoServer(), era, poolMin: 1, poolMax: 3, poolIdleMs: 200, limits: { maxInFlight: 1 }, telemetry });
+      await shrinking.start();
+      const { pids, end } = await burst(shrinking, 3);
+      end();
+      await eventually(() => shrinking.stats.children === 1 && exited.length === 2);
+      const [kept] = shrinking.pids;
+      expect(pids).toContain(kept);
+      const retired = pids.filter((pid) => pid !== kept);
+      expect(exited).toEqual(expect.arrayContaining(retired.map((pid) => ({ pid, cause: "idle" }))));
+      for (const pid of retired) {
+        expect(isRunning(pid)).toBe(false);
+        expect(runningInGroup(pid)).toEqual([]);
+      }
+      // The one kept serves, and a new burst grows the pool again.
+      const echo = recorder();
+      shrinking.request(call("after", "pid"), echo.sink, never);
+      expect(resultOf(await echo.settled).pid).toBe(kept);
+      const again = await burst(shrinking, 3);
+      again.end();
+      await eventually(() => shrinking.stats.children === 1 && exited.length === 4);
+      expect(exited.every((exit) => exit.cause === "idle")).toBe(true);
+    });
+  }
+
+  it("never closes a child with a request in flight (a listen stream), even at poolMin 0; closes it once that ends", async () => {
+    const { telemetry, exited } = recordingTelemetry();
+    const shrinking = pool({ command: echoServer(), poolMin: 0, poolMax: 2, poolIdleMs: 200, limits: { maxInFlight: 2 }, telemetry });
+    await shrinking.start();
+    const listening = new AbortController();
+    const listen = recorder();
+    shrinking.request(call("listen", "subscriptions/listen", {}), listen.sink, listening.signal);
+    await eventually(() => listen.messages.length === 1);
+    const [listener] = shrinking.pids;
+    // One held call beside the stream fills the listener; the next one grows the pool.
+    const calls = new AbortController();
+    for (const id of ["beside", "grown"]) shrinking.request(call(id, "sleep", { ms: -1 }), recorder().sink, calls.signal);
+    await eventually(() => shrinking.stats.children === 2 && shrinking.stats.inFlight === 3);
+    const grown = shrinking.pids.find((pid) => pid !== listener)!;
+    // Both calls end: the listener's settles beside the open stream, the grown child's leaves it idle.
+    calls.abort();
+    await eventually(() => exited.length === 1);
+    expect(exited).toEqual([{ pid: grown, cause: "idle" }]);
+    // Well past its idle time, the listener still serves, and its stream is still open.
+    const poke = recorder();
+    shrinking.request(call("poke", "poke"), poke.sink, never);
+    expect(resultOf(await poke.settled).poked).toBe(1);
+    expect(shrinking.pids).toEqual([listener]);
+    expect(listen.calls()).toBe(0);
+    expect(listen.messages).toHaveLength(2);
+    listening.abort();
+    await eventually(() => shrinking.stats.children === 0);
+    expect(exited).toEqual([
+      { pid: grown, cause: "idle" },
+      { pid: listener, cause: "idle" },
+    ]);
+    expect(runningInGroup(listener!)).toEqual([]);
+  });
+
+  it("counts a child still closing against poolMax: a new burst gets its room once it exited", async () => {
+    const told = join(scratch, "told-to-close");
+    const seen = recordingTelemetry();
+    // Stubborn children: one closed for being idle runs on until the ladder's SIGKILL.
+    const shrinking = pool({ command: echoServer("--stubborn", told), poolMin: 1, poolMax: 2, poolIdleMs: 100, limits: { maxInFlight: 1 }, telemetry: seen.telemetry });
+    await shrinking.start();
+    const first = await burst(shrinking, 2);
+    first.end();
+    await eventually(() => existsSync(told) && readFileSync(told, "utf8").trim() !== "");
+    const closing = Number(readFileSync(told, "utf8").trim());
+    expect(first.pids).toContain(closing);
+    const next = new AbortController();
+    for (const id of ["next-1", "next-2"]) shrinking.request(call(id, "sleep", { ms: -1 }), recorder().sink, next.signal);
+    await eventually(() => shrinking.stats.children === 2 && shrinking.stats.inFlight === 2 && shrinking.stats.queued === 0);
+    const grown = seen.spawned.at(-1)!;
+    expect(first.pids).not.toContain(grown);
+    expect(seen.events.indexOf(`exit ${closing} idle`)).toBeGreaterThan(-1);
+    expect(seen.events.indexOf(`exit ${closing} idle`)).toBeLessThan(seen.events.indexOf(`spawn ${grown}`));
+    expect(Math.max(...seen.running)).toBe(2);
+    next.abort();
+  });
+
+  it("keeps every child with poolIdleMs 0, while a pool with a short one shrinks", async () => {
+    const keeping = recordingTelemetry();
+    const kept = pool({ command: echoServer(), poolMin: 1, poolMax: 2, poolIdleMs: 0, limits: { maxInFlight: 1 }, telemetry: keeping.telemetry });
+    const shrinking = pool({ command: echoServer(), poolMin: 1, poolMax: 2, poolIdleMs: 100, limits: { maxInFlight: 1 } });
+    await Promise.all([kept.start(), shrinking.start()]);
+    const bursts = await Promise.all([burst(kept, 2), burst(shrinking, 2)]);
+    for (const { end } of bursts) end();
+    await eventually(() => shrinking.stats.children === 1);
+    expect(kept.stats).toEqual({ children: 2, inFlight: 0, queued: 0 });
+    expect(kept.pids.sort()).toEqual(bursts[0].pids.sort());
+    expect(keeping.exited).toEqual([]);
   });
 });
 

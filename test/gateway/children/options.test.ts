@@ -19,6 +19,9 @@ describe("options of the children's classes", () => {
     expect(() => new ChildPool({ command: echoServer(), era: "modern", limits: { maxInFlight: 0 } })).toThrow(/"maxInFlight" must be a whole number/);
     expect(() => new ChildPool({ command: echoServer(), era: "modern", limits: { requestTimeoutMs: 1.5 } })).toThrow(/"requestTimeoutMs" must be a whole number of ms/);
     expect(() => new ChildPool({ command: echoServer(), era: "legacy" as never })).toThrow(/"era" must be "modern" or "legacy-stateless"/);
+    for (const poolIdleMs of [-1, 1.5, "60s"]) {
+      expect(() => new ChildPool({ command: echoServer(), era: "modern", poolIdleMs: poolIdleMs as number })).toThrow(/"poolIdleMs" must be a whole number of ms from 0/);
+    }
   });
 
   it("refuses an unknown key of a child before spawning anything", async () => {

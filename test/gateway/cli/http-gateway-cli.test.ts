@@ -12,10 +12,13 @@ import { connect } from "../../../src/index.js";
 import { gatewayOptionsFrom, variableOf } from "../../../src/cli/gateway/http-gateway-cli.js";
 import { closedAfterEach } from "../../helpers/owned.js";
 import { alive } from "../helpers/gateway-fixture.js";
-import { listening, runGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { adminGet, groupAlive, listening, runGateway, scrape, type GatewayProcess } from "../helpers/gateway-process.js";
+import { post } from "../helpers/json-rpc-post.js";
+import { modernCall } from "../helpers/modern-post.js";
 
 const MINI = fileURLToPath(new URL("../../fixtures/stdio-exits-mid-call.mjs", import.meta.url));
 const TARGET = `${process.execPath} ${MINI}`;
+const MODERN = fileURLToPath(new URL("../../fixtures/modern-server.ts", import.meta.url));
 const own = closedAfterEach(30_000);
 
 async function listeningUrl(gateway: GatewayProcess): Promise<string> {
@@ -50,6 +53,40 @@ describe("mcpwire gateway <target>", () => {
     gateway.child.kill("SIGTERM");
     expect((await gateway.exited).code).toBe(0);
   }, 60_000);
+
+  it("shrinks its pool back to --pool-min after a burst, with MCPWIRE_GATEWAY_POOL_IDLE, counting the exits as idle", async () => {
+    const gateway = own(
+      runGateway(
+        [`${process.execPath} --import tsx ${MODERN} stdio`, "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--drain-delay", "0"],
+        { MCPWIRE_GATEWAY_POOL_MIN: "1", MCPWIRE_GATEWAY_POOL_MAX: "3", MCPWIRE_GATEWAY_CHILD_MAX_IN_FLIGHT: "1", MCPWIRE_GATEWAY_POOL_IDLE: "300ms" },
+      ),
+    );
+    const { port, adminUrl } = await listening(gateway, 20_000);
+    await expect.poll(async () => (await adminGet(adminUrl!, "/readyz")).status, { timeout: 30_000 }).toBe(200);
+    // Three calls that only end when their callers go: one child each.
+    const callers = new AbortController();
+    const held = [1, 2, 3].map((id) => post({ port, ...modernCall(id, "tools/call", { name: "sleep", arguments: { ms: 600_000 } }), signal: callers.signal }).catch(() => undefined));
+    await expect.poll(async () => (await scrape(adminUrl!)).value("children"), { timeout: 30_000 }).toBe(3);
+    await expect.poll(async () => (await scrape(adminUrl!)).value("requests_in_flight"), { timeout: 30_000 }).toBe(3);
+    const burst = gateway.spawnedPids();
+    callers.abort();
+    await Promise.all(held);
+
+    await expect.poll(async () => (await scrape(adminUrl!)).value("children"), { timeout: 30_000 }).toBe(1);
+    await expect.poll(async () => (await scrape(adminUrl!)).value("child_exits_total", { cause: "idle" }), { timeout: 30_000 }).toBe(2);
+    const retired = gateway.lines.filter((line) => line.event === "child_exited" && line.cause === "idle").map((line) => Number(line.pid));
+    expect(retired).toHaveLength(2);
+    for (const pid of retired) {
+      expect(burst).toContain(pid);
+      expect(groupAlive(pid), `group of ${pid}`).toBe(false);
+    }
+    const again = await post({ port, ...modernCall(4, "tools/call", { name: "echo", arguments: { text: "still served" } }) });
+    expect(JSON.stringify(again.message?.result)).toContain("still served");
+
+    gateway.child.kill("SIGTERM");
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    for (const pid of gateway.spawnedPids()) expect(groupAlive(pid), `group of ${pid}`).toBe(false);
+  }, 90_000);
 
   it("refuses a non-loopback --listen without --allowed-hosts (exit 2)", async () => {
     const gateway = own(runGateway([TARGET, "--listen", "0.0.0.0:0"]));
@@ -94,6 +131,7 @@ describe("gatewayOptionsFrom", () => {
     const argv = [
       "node server.js",
       ...["--env-allow", "A,B", "--listen", "127.0.0.1:9000", "--path", "/p", "--pool-min", "2", "--pool-max", "3", "--recycle-after", "50"],
+      ...["--pool-idle", "30s"],
       ...["--legacy", "stateless", "--allowed-hosts", "a.example,b.example", "--allowed-origins", "https://a.example", "--token-file", "/t"],
       ...["--admin-listen", "127.0.0.1:9001", "--drain-delay", "2s", "--drain-ms", "10000", "--max-body-bytes", "1000", "--max-requests", "5"],
       ...["--max-queue", "6", "--max-sessions", "7", "--max-sessions-per-principal", "8", "--max-listen-streams", "12", "--request-timeout", "1m", "--session-idle", "500ms"],
@@ -106,6 +144,7 @@ describe("gatewayOptionsFrom", () => {
       poolMin: 2,
       poolMax: 3,
       recycleAfter: 50,
+      poolIdleMs: 30_000,
       legacy: "stateless",
       allowedHosts: ["a.example", "b.example"],
       allowedOrigins: ["https://a.example"],
@@ -131,6 +170,14 @@ describe("gatewayOptionsFrom", () => {
     expect(() => gatewayOptionsFrom(["node s.js"], { MCPWIRE_GATEWAY_SESSION_IDLE: "soon" })).toThrow(/MCPWIRE_GATEWAY_SESSION_IDLE "soon" is not a duration/);
     expect(() => gatewayOptionsFrom([], {})).toThrow(/give the stdio server to serve/);
     expect(() => gatewayOptionsFrom(["node a.js", "node b.js"], {})).toThrow(/takes one target/);
+  });
+
+  it("reads --pool-idle and MCPWIRE_GATEWAY_POOL_IDLE as a duration, 0 (never shrink) included, the flag winning", () => {
+    expect(gatewayOptionsFrom(["node s.js"], { MCPWIRE_GATEWAY_POOL_IDLE: "2m" })).toMatchObject({ poolIdleMs: 120_000 });
+    expect(gatewayOptionsFrom(["node s.js"], { MCPWIRE_GATEWAY_POOL_IDLE: "0" })).toMatchObject({ poolIdleMs: 0 });
+    expect(gatewayOptionsFrom(["node s.js", "--pool-idle", "0s"], { MCPWIRE_GATEWAY_POOL_IDLE: "2m" })).toMatchObject({ poolIdleMs: 0 });
+    expect(() => gatewayOptionsFrom(["node s.js", "--pool-idle", "soon"], {})).toThrow(/--pool-idle "soon" is not a duration/);
+    expect(() => gatewayOptionsFrom(["node s.js"], { MCPWIRE_GATEWAY_POOL_IDLE: "-5s" })).toThrow(/MCPWIRE_GATEWAY_POOL_IDLE "-5s" is not a duration/);
   });
 
   it("derives each variable from its flag", () => {

@@ -10,7 +10,7 @@ describe("checkGatewayOptions", () => {
     const resolved = checkGatewayOptions({ target: "npx -y '@scope/server' --root 'My Files'" });
     expect(resolved.target).toEqual({ command: "npx", args: ["-y", "@scope/server", "--root", "My Files"], env: {}, envAllow: [] });
     expect(resolved.listen).toEqual({ host: "127.0.0.1", port: 8080 });
-    expect(resolved).toMatchObject({ path: GATEWAY_DEFAULTS.path, poolMin: 1, poolMax: 4, legacy: "session", maxBodyBytes: 4 * 1024 * 1024, maxRequests: 256, maxQueue: 256, maxSessions: 100, maxSessionsPerPrincipal: 10, maxListenStreams: 256, requestTimeoutMs: 60_000, sessionIdleMs: 600_000, maxStoredEvents: 256 });
+    expect(resolved).toMatchObject({ path: GATEWAY_DEFAULTS.path, poolMin: 1, poolMax: 4, legacy: "session", maxBodyBytes: 4 * 1024 * 1024, maxRequests: 256, maxQueue: 256, maxSessions: 100, maxSessionsPerPrincipal: 10, maxListenStreams: 256, requestTimeoutMs: 60_000, sessionIdleMs: 600_000, maxStoredEvents: 256, poolIdleMs: 60_000 });
     expect(resolved.childLimits).toEqual({ timeoutMs: 60_000 });
   });
 
@@ -33,6 +33,11 @@ describe("checkGatewayOptions", () => {
     expect(() => checkGatewayOptions({ target: "" })).toThrow(/"target" must be the command line of a stdio server/);
     expect(() => checkGatewayOptions({ target: "server | tee log" })).toThrow(/the command runs without a shell/);
     expect(() => checkGatewayOptions({ target, tokenFile: "/t", authorize: () => undefined })).toThrow(/give one/);
+    expect(() => checkGatewayOptions({ target, poolIdleMs: -1 })).toThrow(
+      '"poolIdleMs" must be a whole number of ms from 0 (never shrink the pool) to 2147483647, got -1 (default 60000)',
+    );
+    for (const poolIdleMs of [1.5, "1m", 2 ** 31]) expect(() => checkGatewayOptions({ target, poolIdleMs: poolIdleMs as number })).toThrow(/"poolIdleMs" must be a whole number of ms/);
+    expect(checkGatewayOptions({ target, poolIdleMs: 0 }).poolIdleMs).toBe(0);
   });
 
   it("refuses a reachable listen address without allowedHosts, and takes it with them", () => {
