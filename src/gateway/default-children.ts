@@ -33,6 +33,7 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     limits,
     probeTimeoutMs: Math.max(options.requestTimeoutMs, MIN_PROBE_TIMEOUT_MS),
     telemetry,
+    childStderr: options.childStderr,
   };
   const modern = new ChildPool({
     ...poolOptions,
@@ -62,7 +63,8 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
       }
       return relay;
     },
-    openSessionChild: (owner, principal) => new SessionRelay({ command, owner, principal, limits, telemetry }),
+    openSessionChild: (owner, principal) =>
+      new SessionRelay({ command, owner, principal, limits, telemetry, childStderr: options.childStderr, sessionId: owner.sessionId }),
     async start() {
       await Promise.all(pools.map((pool) => pool.start()));
       report();
