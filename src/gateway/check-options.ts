@@ -10,6 +10,8 @@ import { LIMIT_NAMES, checkLimit, type Limits } from "../transport/limits.js";
 import { checkEnv, checkEnvAllow } from "../transport/stdio/child-env.js";
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 import { checkWholeNumber, describeValue } from "../util/whole-number.js";
+import { checkChildStderr } from "./children/check-options.js";
+import type { ChildStderrMode } from "./children/child-stderr.js";
 import { GATEWAY_DEFAULTS, type GatewayOptions, type LegacyMode, type Principal } from "./gateway-options.js";
 import { isLoopbackHost } from "../util/loopback.js";
 import { parseListenAddress, type ListenAddress } from "./ops/listen-address.js";
@@ -43,6 +45,7 @@ export const GATEWAY_OPTION_NAMES = [
   "sessionIdleMs",
   "maxStoredEvents",
   "childLimits",
+  "childStderr",
   "log",
 ] as const satisfies readonly (keyof GatewayOptions)[];
 
@@ -90,6 +93,7 @@ export interface ResolvedGatewayOptions {
   maxStoredEvents: number;
   /** The four ceilings toward each child, `timeoutMs` being `requestTimeoutMs`. */
   childLimits: Partial<Limits>;
+  childStderr: ChildStderrMode;
   log: (line: string) => void;
 }
 
@@ -141,6 +145,8 @@ export function checkGatewayOptions(options: GatewayOptions): ResolvedGatewayOpt
   if (legacy !== "session" && legacy !== "stateless") {
     throw new TypeError(`${WHERE}: "legacy" must be "session" or "stateless", got ${describeValue(legacy)}`);
   }
+  checkChildStderr(options.childStderr, WHERE);
+  const childStderr = options.childStderr ?? GATEWAY_DEFAULTS.childStderr;
   const path = options.path ?? GATEWAY_DEFAULTS.path;
   if (typeof path !== "string" || !/^\/[!$&'()*+,;=:@%\w.~/-]*$/.test(path)) {
     throw new TypeError(`${WHERE}: "path" must be a URL path starting with "/", such as "/mcp", got ${describeValue(path)}`);
@@ -175,6 +181,7 @@ export function checkGatewayOptions(options: GatewayOptions): ResolvedGatewayOpt
     sessionIdleMs: whole("sessionIdleMs", 1),
     maxStoredEvents: whole("maxStoredEvents", 0, 1_000_000),
     childLimits: { ...checkChildLimits(options.childLimits), timeoutMs: requestTimeoutMs },
+    childStderr,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
 }

@@ -37,6 +37,7 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     limits,
     probeTimeoutMs: Math.max(options.requestTimeoutMs, MIN_PROBE_TIMEOUT_MS),
     telemetry,
+    childStderr: options.childStderr,
   };
   // No caller of a modern pool can be told of a changed tool list; the gateway's own tool catalog can.
   const onUnrelated = (message: JsonRpcNotification): void => {
@@ -72,7 +73,8 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
       }
       return relay;
     },
-    openSessionChild: (owner, principal) => new SessionRelay({ command, owner, principal, limits, telemetry }),
+    openSessionChild: (owner, principal) =>
+      new SessionRelay({ command, owner, principal, limits, telemetry, childStderr: options.childStderr, sessionId: owner.sessionId }),
     async start() {
       await Promise.all(pools.map((pool) => pool.start()));
       report();

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Limits } from "../transport/limits.js";
+import type { ChildStderrMode } from "./children/child-stderr.js";
 
 /** How legacy callers (revisions 2024-11-05 to 2025-11-25) are served. */
 export type LegacyMode =
@@ -101,6 +102,13 @@ export interface GatewayOptions {
   maxStoredEvents?: number;
   /** The four ceilings toward each child (transport/limits.ts); `timeoutMs` is `requestTimeoutMs`. */
   childLimits?: Partial<Omit<Limits, "timeoutMs">>;
+  /**
+   * The children's stderr: `"log"` makes each line a `child_stderr` JSON log line, as the server
+   * wrote it (cut at 4096 characters, at most 200 lines at once and 50 a second per child, the
+   * rest counted); `"drop"` logs none of it, for a server that prints secrets there. Either way
+   * it is drained, and its tail kept for failures. @default "log"
+   */
+  childStderr?: ChildStderrMode;
   /** Where the JSON log lines go. @default process.stderr */
   log?: (line: string) => void;
 }
@@ -124,4 +132,5 @@ export const GATEWAY_DEFAULTS = Object.freeze({
   requestTimeoutMs: 60_000,
   sessionIdleMs: 600_000,
   maxStoredEvents: 256,
+  childStderr: "log" as ChildStderrMode,
 });

@@ -31,6 +31,8 @@ function wellFormed(kind: GatewayVariable["kind"], value: string): boolean {
       return value.startsWith("/") && !/\s/.test(value);
     case "mode":
       return value === "session" || value === "stateless";
+    case "stderrMode":
+      return value === "log" || value === "drop";
     case "names":
       return list.every((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
     case "hosts":

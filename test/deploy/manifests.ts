@@ -57,7 +57,7 @@ export interface GatewayVariable {
   name: string;
   flag: string;
   option: string;
-  kind: "command" | "names" | "hostPort" | "path" | "count" | "mode" | "hosts" | "origins" | "file" | "duration" | "bytes";
+  kind: "command" | "names" | "hostPort" | "path" | "count" | "mode" | "stderrMode" | "hosts" | "origins" | "file" | "duration" | "bytes";
 }
 
 export function gatewayVariables(): GatewayVariable[] {

@@ -21,8 +21,8 @@ import { UsageError } from "../usage.js";
 /** The prefix of the gateway's variables. */
 export const GATEWAY_ENV_PREFIX = "MCPWIRE_GATEWAY_";
 
-/** `duration` is positive; `wait` may also be 0 (no wait at all). */
-type ValueKind = "text" | "list" | "count" | "duration" | "wait";
+/** `duration` is positive; `wait` may also be 0 (no wait at all); `choice` is one of the flag's `values`. */
+type ValueKind = "text" | "list" | "count" | "duration" | "wait" | "choice";
 
 /** Each flag: the option it sets and how its text is read. */
 const FLAGS = {
@@ -52,7 +52,8 @@ const FLAGS = {
   "child-max-message-bytes": { kind: "count" },
   "child-read-timeout": { kind: "duration" },
   "child-max-in-flight": { kind: "count" },
-} as const satisfies Record<string, { kind: ValueKind }>;
+  "child-stderr": { kind: "choice", values: ["log", "drop"] },
+} as const satisfies Record<string, { kind: ValueKind; values?: readonly string[] }>;
 
 type FlagName = keyof typeof FLAGS;
 const FLAG_NAMES = Object.keys(FLAGS) as FlagName[];
@@ -98,6 +99,7 @@ Options (each also a variable: --pool-min is MCPWIRE_GATEWAY_POOL_MIN; a flag wi
   --child-max-message-bytes N        the largest message to or from a child (default 16 MiB)
   --child-read-timeout <duration>    how long a child may stay silent while a request waits (default 5m)
   --child-max-in-flight N            requests in flight in one child (default 64)
+  --child-stderr log|drop            each line a child writes on stderr as a log line (default), or none
   -h, --help                         show this help
 
 Durations: 5000, 500ms, 30s, 2m. Logs are JSON lines on stderr. SIGTERM drains and exits 0;
@@ -176,7 +178,7 @@ export function gatewayOptionsFrom(argv: readonly string[], env: Readonly<Record
     if (flag === "env-allow") continue;
     const value = given(flag);
     if (value === undefined) continue;
-    assign(options, flag, read(FLAGS[flag].kind, value.text, value.from));
+    assign(options, flag, read(FLAGS[flag], value.text, value.from));
   }
   const listen = typeof options.listen === "string" ? options.listen : undefined;
   const host = listen === undefined ? undefined : /^(?:\[([^\]]+)\]|([^:]+)):\d+$/.exec(listen);
@@ -206,9 +208,12 @@ function parseFlags(argv: readonly string[]): { target?: string; values: Partial
   return { target: parsed.positionals[0], values };
 }
 
-function read(kind: ValueKind, text: string, from: string): unknown {
+function read({ kind, values }: { kind: ValueKind; values?: readonly string[] }, text: string, from: string): unknown {
   switch (kind) {
     case "text":
+      return text.trim();
+    case "choice":
+      if (!values!.includes(text.trim())) throw new UsageError(`${from} ${JSON.stringify(text)} is not one of ${values!.join(", ")}`);
       return text.trim();
     case "list":
       return text.split(",").map((item) => item.trim()).filter((item) => item !== "");
@@ -253,6 +258,7 @@ const OPTION_OF: Record<Exclude<FlagName, "env-allow">, string> = {
   "child-max-message-bytes": "childLimits.maxMessageBytes",
   "child-read-timeout": "childLimits.readTimeoutMs",
   "child-max-in-flight": "childLimits.maxInFlight",
+  "child-stderr": "childStderr",
 };
 
 function assign(options: Record<string, unknown>, flag: Exclude<FlagName, "env-allow">, value: unknown): void {

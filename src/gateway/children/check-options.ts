@@ -9,6 +9,7 @@ import { checkLimit } from "../../transport/limits.js";
 import { didYouMean, firstUnknownKey } from "../../util/option-names.js";
 import { checkWholeNumber, describeValue } from "../../util/whole-number.js";
 import type { ChildCommand } from "./child-command.js";
+import type { ChildStderrMode, ChildStderrSource } from "./child-stderr.js";
 import type { GatewayChildLimits } from "./gateway-child.js";
 
 /** Refuses a key of `given` that is not one of `names`. */
@@ -44,5 +45,24 @@ export function checkCount(value: unknown, name: string, where: string, min: num
 export function checkCommand(command: ChildCommand | undefined, where: string): void {
   if (typeof command !== "object" || command === null || typeof command.command !== "string" || command.command === "") {
     throw new TypeError(`${where}: "command" must be a ChildCommand ({ command, args, env, envAllow }); childCommandFor(target) makes one`);
+  }
+}
+
+/** What becomes of the children's stderr, when given: "log" or "drop". */
+export function checkChildStderr(value: unknown, where: string): asserts value is ChildStderrMode | undefined {
+  if (value !== undefined && value !== "log" && value !== "drop") {
+    throw new TypeError(
+      `${where}: "childStderr" must be "log" (each line of a child's stderr a log line) or "drop" (none of it logged), got ${describeValue(value)}`,
+    );
+  }
+}
+
+/** Whose a child's stderr lines are, when given: an era of the callers, and a session id or none. */
+export function checkStderrSource(source: ChildStderrSource | undefined, where: string): void {
+  if (source === undefined) return;
+  const era = (source as Partial<ChildStderrSource> | null)?.era;
+  const sessionId = (source as Partial<ChildStderrSource> | null)?.sessionId;
+  if ((era !== "modern" && era !== "legacy") || (sessionId !== undefined && typeof sessionId !== "string")) {
+    throw new TypeError(`${where}: "stderrLog" must be { era: "modern" | "legacy", sessionId?: string }, got ${describeValue(source)}`);
   }
 }

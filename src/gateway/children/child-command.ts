@@ -4,7 +4,7 @@
  * environment allowlist, the close ladder): the gateway adds nothing of its own to spawning.
  */
 import { splitCommandLine } from "../../config/shell-words.js";
-import { StdioTransport, defaultEnvAllow } from "../../transport/stdio/stdio.js";
+import { StdioTransport, defaultEnvAllow, type StderrDestination } from "../../transport/stdio/stdio.js";
 import type { GatewayTarget } from "../gateway-options.js";
 
 /** One stdio server as the children side runs it: an argv, its variables and allowlist. */
@@ -51,8 +51,12 @@ export function withEnv(command: ChildCommand, env: Readonly<Record<string, stri
   return env ? { ...command, env: { ...command.env, ...env } } : command;
 }
 
-/** The stdio transport that spawns `command`; its stderr is drained and its tail kept, never forwarded (logs are JSON lines). */
-export function transportFor(command: ChildCommand, timings: ChildStopTimings = {}): StdioTransport {
+/**
+ * The stdio transport that spawns `command`. Its stderr is drained and its tail kept; it goes to
+ * `stderr` too when given (child-stderr.ts makes JSON log lines of it), never to the gateway's
+ * own stderr as it is.
+ */
+export function transportFor(command: ChildCommand, timings: ChildStopTimings = {}, stderr?: StderrDestination): StdioTransport {
   return new StdioTransport({
     command: command.command,
     args: command.args,
@@ -61,5 +65,6 @@ export function transportFor(command: ChildCommand, timings: ChildStopTimings = 
     ...(command.cwd === undefined ? {} : { cwd: command.cwd }),
     ...(timings.stdinCloseGraceMs === undefined ? {} : { stdinCloseGraceMs: timings.stdinCloseGraceMs }),
     ...(timings.terminateGraceMs === undefined ? {} : { terminateGraceMs: timings.terminateGraceMs }),
+    ...(stderr === undefined ? {} : { stderr }),
   });
 }

@@ -62,7 +62,8 @@ import type { GatewayTelemetry } from "../ops/telemetry.js";
 import type { Relay, RequestSink } from "../relay.js";
 import type { ChildCommand, ChildStopTimings } from "./child-command.js";
 import { describeValue } from "../../util/whole-number.js";
-import { checkChildLimits, checkCommand, checkCount, checkNames } from "./check-options.js";
+import { checkChildLimits, checkChildStderr, checkCommand, checkCount, checkNames } from "./check-options.js";
+import type { ChildStderrMode } from "./child-stderr.js";
 import { CrashLoopWatch, type CrashLoopOptions } from "./crash-loop.js";
 import { asCleanFailure, ceilingPassed, noChild, requestTimedOut } from "./failures.js";
 import { DEFAULT_CHILD_LIMITS, GatewayChild, type ChildExit, type GatewayChildLimits } from "./gateway-child.js";
@@ -105,6 +106,8 @@ export interface ChildPoolOptions {
   idleCloseMs?: number;
   stopTimings?: ChildStopTimings;
   telemetry?: GatewayTelemetry;
+  /** Each line of a child's stderr a `child_stderr` report to `telemetry` (child-stderr.ts), or not. @default "log" */
+  childStderr?: ChildStderrMode;
   /**
    * A child's notification that belongs to no request (list-changed outside a listen stream, a
    * legacy log message): no caller of a pool can be told, so it goes here, if anywhere.
@@ -128,6 +131,7 @@ export const CHILD_POOL_OPTION_NAMES = [
   "idleCloseMs",
   "stopTimings",
   "telemetry",
+  "childStderr",
   "onUnrelated",
 ] as const satisfies readonly (keyof ChildPoolOptions)[];
 
@@ -218,6 +222,7 @@ export class ChildPool implements Relay {
       throw new TypeError(`${where}: "era" must be "modern" or "legacy-stateless", got ${describeValue(options.era)}`);
     }
     checkChildLimits(options.limits, where);
+    checkChildStderr(options.childStderr, where);
     checkCount(options.poolMin, "poolMin", where, 0, DEFAULT_POOL.poolMin);
     checkCount(options.poolMax, "poolMax", where, 1, DEFAULT_POOL.poolMax);
     checkCount(options.recycleAfter, "recycleAfter", where, 1, DEFAULT_POOL.recycleAfter);
@@ -523,7 +528,7 @@ export class ChildPool implements Relay {
   }
 
   private async startMember(member: Member): Promise<void> {
-    const { command, limits, stopTimings, telemetry } = this.options;
+    const { command, limits, stopTimings, telemetry, childStderr } = this.options;
     let child: GatewayChild;
     try {
       child = await GatewayChild.spawn({
@@ -531,6 +536,7 @@ export class ChildPool implements Relay {
         limits,
         stopTimings,
         telemetry,
+        stderrLog: childStderr === "drop" ? undefined : { era: this.era === "modern" ? "modern" : "legacy" },
         owner: {
           unrelated: (message, from) => this.fromChild(message, from),
           exited: (exit) => this.onExit(member, exit),

@@ -16,6 +16,9 @@
  *   child gets `notifications/cancelled`, the sink TIMEOUT, and a late answer is dropped).
  * - death: every pending request fails at once with DISCONNECTED (never the child's stderr or
  *   text), and the exit (code, signal, cause) goes to the owner and to telemetry.
+ * - stderr: with `stderrLog`, each line the child writes there goes to telemetry as a
+ *   `child_stderr` report, within a budget (child-stderr.ts); without it, the transport only
+ *   drains it and keeps its tail.
  * What belongs to no request (the child's requests to the client, list-changed, resource updates,
  * session-scoped log messages) goes to the owner as it came, in the child's own ids.
  */
@@ -39,7 +42,8 @@ import type { ChildExitCause, GatewayTelemetry } from "../ops/telemetry.js";
 import type { RequestSink } from "../relay.js";
 import { transportFor, type ChildCommand, type ChildStopTimings } from "./child-command.js";
 import { childStarted, childStopped } from "./running-children.js";
-import { checkChildLimits, checkCommand, checkNames } from "./check-options.js";
+import { ChildStderrLog, type ChildStderrSource } from "./child-stderr.js";
+import { checkChildLimits, checkCommand, checkNames, checkStderrSource } from "./check-options.js";
 import { asCleanFailure, ceilingPassed, childGone, cleanFailure, requestTimedOut } from "./failures.js";
 import { ForwardedRequests, type ForwardedRequest } from "./forwarded-requests.js";
 import {
@@ -99,12 +103,17 @@ export interface GatewayChildOptions {
   stopTimings?: ChildStopTimings;
   /** Told of the spawn and the exit. */
   telemetry?: GatewayTelemetry;
+  /**
+   * Whose the child's stderr lines are, to report each to `telemetry` (`childStderr`); absent,
+   * they are drained and not reported. @default not reported
+   */
+  stderrLog?: ChildStderrSource;
   /** Aborts the spawn. */
   signal?: AbortSignal;
 }
 
 /** Every option `GatewayChild.spawn` takes. */
-export const GATEWAY_CHILD_OPTION_NAMES = ["command", "owner", "limits", "stopTimings", "telemetry", "signal"] as const satisfies readonly (keyof GatewayChildOptions)[];
+export const GATEWAY_CHILD_OPTION_NAMES = ["command", "owner", "limits", "stopTimings", "telemetry", "stderrLog", "signal"] as const satisfies readonly (keyof GatewayChildOptions)[];
 
 /** What `request` may be told beside the message. */
 export interface ForwardOptions {
@@ -140,6 +149,8 @@ export class GatewayChild {
     this.abandon(entry, TIMEOUT_CANCEL_REASON, requestTimedOut(entry.method, this.limits.requestTimeoutMs)),
   );
   private connection: McpConnection | undefined;
+  /** The child's stderr lines toward telemetry, with `stderrLog`; ended with the child. */
+  private stderrLog: ChildStderrLog | undefined;
   private childPid = 0;
   private servedCount = 0;
   /** Set when the gateway stops the child: the cause its exit is reported with. */
@@ -153,6 +164,7 @@ export class GatewayChild {
     checkNames(options, GATEWAY_CHILD_OPTION_NAMES, "GatewayChild");
     checkCommand(options.command, "GatewayChild");
     checkChildLimits(options.limits, "GatewayChild");
+    checkStderrSource(options.stderrLog, "GatewayChild");
     this.limits = { ...DEFAULT_CHILD_LIMITS, ...definedOnly(options.limits) };
   }
 
@@ -254,16 +266,26 @@ export class GatewayChild {
   // ---- spawning -----------------------------------------------------------------------------
 
   private async open(signal: AbortSignal | undefined): Promise<void> {
-    const transport = transportFor(this.options.command, this.options.stopTimings);
+    const { stderrLog: source, telemetry } = this.options;
+    // The pid is read per line: the transport knows it from the spawn, before the first line can arrive.
+    const stderrLog = source && telemetry ? new ChildStderrLog({ source, telemetry, pid: () => transport.pid ?? 0 }) : undefined;
+    this.stderrLog = stderrLog;
+    const transport = transportFor(this.options.command, this.options.stopTimings, stderrLog?.write);
     const { maxMessageBytes, readTimeoutMs, maxInFlight, requestTimeoutMs } = this.limits;
-    this.connection = await transport.open(
-      {
-        message: (message) => this.onMessage(message),
-        requestFailed: (id, error) => this.onStalled(id, error),
-        closed: (ending) => this.onClosed(ending),
-      },
-      { limits: { maxMessageBytes, readTimeoutMs, maxInFlight, timeoutMs: requestTimeoutMs }, signal },
-    );
+    try {
+      this.connection = await transport.open(
+        {
+          message: (message) => this.onMessage(message),
+          requestFailed: (id, error) => this.onStalled(id, error),
+          closed: (ending) => this.onClosed(ending),
+        },
+        { limits: { maxMessageBytes, readTimeoutMs, maxInFlight, timeoutMs: requestTimeoutMs }, signal },
+      );
+    } catch (error) {
+      // A child that could not start may still have said why on its stderr.
+      stderrLog?.end();
+      throw error;
+    }
     this.childPid = transport.pid ?? 0;
     this.options.telemetry?.childSpawned(this.childPid);
     childStarted(this.options.telemetry);
@@ -390,6 +412,8 @@ export class GatewayChild {
     const cause: ChildExitCause = this.stopCause ?? (signal ? "killed" : "crash");
     this.exit = { exitCode, signal };
     this.deadlines.stop();
+    // The transport reports the end once the child's stderr ended (or stopped waiting for it).
+    this.stderrLog?.end();
     const failure = childGone(exitCode, signal, this.stopCause);
     for (const entry of this.forwarded.takeAll()) entry.sink.failed(failure);
     if (this.childPid) {

@@ -20,3 +20,10 @@ export { SessionRelay, SESSION_RELAY_OPTION_NAMES, type SessionExit, type Sessio
 export { GATEWAY_CLIENT_INFO } from "./pool-probe.js";
 export { DEFAULT_BACKOFF, type BackoffOptions } from "./restart-backoff.js";
 export { DEFAULT_CRASH_LOOP, type CrashLoopOptions } from "./crash-loop.js";
+export {
+  CHILD_STDERR_BURST_LINES,
+  CHILD_STDERR_DROPPED_REPORT_MS,
+  CHILD_STDERR_LINES_PER_SECOND,
+  type ChildStderrMode,
+  type ChildStderrSource,
+} from "./child-stderr.js";

@@ -8,7 +8,8 @@
  * (`ClientRequestIds`) to the sink of the caller's one request in flight, if exactly one is, else
  * to the session's owner; the caller's answers (`Relay.response`) come back to the child in the
  * child's ids. The child's environment is the target's plus the principal's
- * (`Principal.env`), so a per-user credential reaches that user's server only.
+ * (`Principal.env`), so a per-user credential reaches that user's server only. Its stderr lines
+ * are logged with the session's id, which telemetry hashes (`childStderr`, child-stderr.ts).
  *
  * When the child dies, its pending requests fail at once and the owner hears of the exit: the
  * front then answers the session's requests with 404, and the client initializes again.
@@ -21,11 +22,13 @@ import {
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc.js";
 import { Method, Notification } from "../../protocol/methods.js";
+import { describeValue } from "../../util/whole-number.js";
 import type { Principal } from "../gateway-options.js";
 import type { ChildExitCause, GatewayTelemetry } from "../ops/telemetry.js";
 import type { Relay, RequestSink } from "../relay.js";
 import { withEnv, type ChildCommand, type ChildStopTimings } from "./child-command.js";
-import { checkChildLimits, checkCommand, checkNames } from "./check-options.js";
+import { checkChildLimits, checkChildStderr, checkCommand, checkNames } from "./check-options.js";
+import type { ChildStderrMode } from "./child-stderr.js";
 import { ClientRequestIds } from "./client-request-ids.js";
 import { cleanFailure, noChild } from "./failures.js";
 import { GatewayChild, type ChildExit, type GatewayChildLimits } from "./gateway-child.js";
@@ -61,10 +64,14 @@ export interface SessionRelayOptions {
   limits?: Partial<GatewayChildLimits>;
   stopTimings?: ChildStopTimings;
   telemetry?: GatewayTelemetry;
+  /** Each line of the child's stderr a `child_stderr` report to `telemetry` (child-stderr.ts), or not. @default "log" */
+  childStderr?: ChildStderrMode;
+  /** The session's id, which the child's stderr reports carry (telemetry writes it hashed). */
+  sessionId?: string;
 }
 
 /** Every option `SessionRelay` takes. */
-export const SESSION_RELAY_OPTION_NAMES = ["command", "owner", "principal", "limits", "stopTimings", "telemetry"] as const satisfies readonly (keyof SessionRelayOptions)[];
+export const SESSION_RELAY_OPTION_NAMES = ["command", "owner", "principal", "limits", "stopTimings", "telemetry", "childStderr", "sessionId"] as const satisfies readonly (keyof SessionRelayOptions)[];
 
 /** Says what went wrong when a session's first request is not `initialize`. */
 const NOT_INITIALIZED = "the session has no server process yet: its first request must be initialize";
@@ -80,6 +87,10 @@ export class SessionRelay implements Relay {
     checkNames(options, SESSION_RELAY_OPTION_NAMES, "SessionRelay");
     checkCommand(options.command, "SessionRelay");
     checkChildLimits(options.limits, "SessionRelay");
+    checkChildStderr(options.childStderr, "SessionRelay");
+    if (options.sessionId !== undefined && typeof options.sessionId !== "string") {
+      throw new TypeError(`SessionRelay: "sessionId" must be a string, got ${describeValue(options.sessionId)}`);
+    }
   }
 
   /** The child's process id, once spawned. */
@@ -139,13 +150,14 @@ export class SessionRelay implements Relay {
   }
 
   private async spawn(): Promise<GatewayChild | undefined> {
-    const { command, principal, limits, stopTimings, telemetry } = this.options;
+    const { command, principal, limits, stopTimings, telemetry, childStderr, sessionId } = this.options;
     try {
       const child = await GatewayChild.spawn({
         command: withEnv(command, principal?.env),
         limits,
         stopTimings,
         telemetry,
+        stderrLog: childStderr === "drop" ? undefined : { era: "legacy", sessionId },
         owner: {
           unrelated: (message, from) => this.fromChild(message, from),
           exited: (exit) => this.onExit(exit),

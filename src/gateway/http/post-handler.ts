@@ -228,6 +228,7 @@ async function openSession(
       relay: async () => {
         const child = context.openSessionChild(
           {
+            sessionId: session.id,
             message: (m) => session.unsolicited(m),
             exited: () => void context.sessions.end(session, "child_exited"),
           },

@@ -46,6 +46,7 @@ export interface GatewayMetrics {
   readonly children: Gauge;
   readonly childSpawns: Counter;
   readonly childExits: Counter;
+  readonly childStderrDropped: Counter;
   readonly rejections: Counter;
 }
 
@@ -72,6 +73,10 @@ export function createGatewayMetrics(registry = new MetricRegistry()): GatewayMe
     childExits: registry.counter("mcpwire_gateway_child_exits_total", "Child processes that ended, by cause.", [
       { name: "cause", values: CHILD_EXIT_CAUSES },
     ]),
+    childStderrDropped: registry.counter(
+      "mcpwire_gateway_child_stderr_dropped_total",
+      "Lines of the children's stderr not logged: past a child's budget of lines per second.",
+    ),
     rejections: registry.counter(
       "mcpwire_gateway_rejections_total",
       "Requests turned away before reaching a child, by cause (each cause has its own HTTP status).",

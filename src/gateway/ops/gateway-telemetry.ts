@@ -12,7 +12,7 @@ import { refuseUnknownOptions } from "./option-check.js";
 import { processMetrics } from "./process-metrics.js";
 import { renderPrometheusText } from "./prometheus-text.js";
 import { createSessionHasher } from "./session-hash.js";
-import type { ChildExitCause, GatewayTelemetry, RejectionCause, RequestReport } from "./telemetry.js";
+import type { ChildExitCause, ChildStderrDroppedReport, ChildStderrReport, GatewayTelemetry, RejectionCause, RequestReport } from "./telemetry.js";
 
 const packageJson = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
@@ -29,8 +29,8 @@ export interface GatewayTelemetryOptions {
 
 const OPTION_NAMES = new Set(["log", "sessionHashKey", "processMetrics", "now"]);
 
-/** The telemetry of one gateway: reports in, `/metrics` text and log lines out. */
-export interface GatewayTelemetryRecorder extends GatewayTelemetry {
+/** The telemetry of one gateway: reports in, `/metrics` text and log lines out; it takes every report. */
+export interface GatewayTelemetryRecorder extends Required<GatewayTelemetry> {
   /** The metrics in the Prometheus text format 0.0.4 (`PROMETHEUS_CONTENT_TYPE`). */
   metricsText(): string;
   /** Adds families computed at each scrape (the readiness gauge, say). */
@@ -53,10 +53,10 @@ export function createGatewayTelemetry(options: GatewayTelemetryOptions = {}): G
   const processBasics = options.processMetrics === false ? undefined : processMetrics(packageJson.version);
   if (processBasics !== undefined) metrics.registry.collect(processBasics.collector);
   const observers: Partial<GatewayTelemetry>[] = [];
-  const tell = <K extends keyof GatewayTelemetry>(name: K, ...args: Parameters<GatewayTelemetry[K]>) => {
+  const tell = <K extends keyof GatewayTelemetry>(name: K, ...args: Parameters<NonNullable<GatewayTelemetry[K]>>) => {
     for (const observer of observers) {
       try {
-        (observer[name] as ((...given: Parameters<GatewayTelemetry[K]>) => void) | undefined)?.(...args);
+        (observer[name] as ((...given: Parameters<NonNullable<GatewayTelemetry[K]>>) => void) | undefined)?.(...args);
       } catch {
         // One observer failing never fails the report, nor the others.
       }
@@ -103,6 +103,15 @@ export function createGatewayTelemetry(options: GatewayTelemetryOptions = {}): G
       metrics.childExits.inc({ cause });
       log.childExited(pid, cause, exitCode, signal);
       tell("childExited", pid, cause, exitCode, signal);
+    },
+    childStderr(report: ChildStderrReport) {
+      log.childStderr(report);
+      tell("childStderr", report);
+    },
+    childStderrDropped(report: ChildStderrDroppedReport) {
+      metrics.childStderrDropped.inc({}, report.dropped);
+      log.childStderrDropped(report);
+      tell("childStderrDropped", report);
     },
     note(event: string, fields?: Readonly<Record<string, string | number | boolean>>) {
       log.note(event, fields);

@@ -5,6 +5,8 @@
  */
 export type {
   ChildExitCause,
+  ChildStderrDroppedReport,
+  ChildStderrReport,
   GatewayTelemetry,
   RejectionCause,
   RequestEra,
@@ -15,7 +17,7 @@ export { createGatewayTelemetry, type GatewayTelemetryOptions, type GatewayTelem
 export { PROMETHEUS_CONTENT_TYPE, renderPrometheusText } from "./prometheus-text.js";
 export { LATENCY_BUCKETS_SECONDS, type GatewayMetrics } from "./gateway-metrics.js";
 export { KNOWN_METHODS, methodLabel } from "./method-label.js";
-export { stderrLogWriter, type LogWriter } from "./log-lines.js";
+export { MAX_CHILD_STDERR_LINE, stderrLogWriter, type LogWriter } from "./log-lines.js";
 export { Readiness, type ReadinessOptions, type ReadinessSource, type ReadinessState, type ReadyFlag } from "./readiness.js";
 export { readinessCollector } from "./readiness-metrics.js";
 export { capacityReadiness, type CapacityLimits } from "./capacity.js";

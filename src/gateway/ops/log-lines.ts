@@ -4,11 +4,13 @@
  * report and nothing else, so a body, a header value or an environment value cannot reach a line
  * unless someone adds a field here for it: the reports carry none, and extra members a caller
  * put on a report object are never read. Strings that come from callers (the method, the
- * request id) are folded or checked against a safe shape first.
+ * request id) are folded or checked against a safe shape first. The one text written as it came
+ * is a line of a child's stderr (`child_stderr`): the server's own words, cut at
+ * MAX_CHILD_STDERR_LINE, kept out altogether with `childStderr: "drop"`.
  */
 import { methodLabel } from "./method-label.js";
 import type { SessionHasher } from "./session-hash.js";
-import type { ChildExitCause, RejectionCause, RequestReport } from "./telemetry.js";
+import type { ChildExitCause, ChildStderrDroppedReport, ChildStderrReport, RejectionCause, RequestReport } from "./telemetry.js";
 
 /** Where log lines go: one call per line, the line without its line feed. */
 export type LogWriter = (line: string) => void;
@@ -20,6 +22,13 @@ export const stderrLogWriter: LogWriter = (line) => {
 
 /** The longest string value a line keeps; past it the value is cut (a principal, a note's field). */
 export const MAX_LOG_STRING = 200;
+
+/**
+ * The longest text a `child_stderr` line keeps, in characters (UTF-16 code units, so at most
+ * 12 KiB of UTF-8): a long stack frame fits, a child's megabyte without a newline does not. Past
+ * it the text is cut, ends with "…", and the line says `"truncated":true`.
+ */
+export const MAX_CHILD_STDERR_LINE = 4096;
 
 /** A request id the gateway made (or a caller's JSON-RPC id, if the front reports that): short and plain, else not written as given. */
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -69,6 +78,21 @@ export class GatewayLog {
     });
   }
 
+  childStderr(report: ChildStderrReport): void {
+    const text = String(report.text);
+    const cut = report.truncated === true || text.length > MAX_CHILD_STDERR_LINE;
+    this.line("child_stderr", {
+      ...this.childSource(report),
+      // As the server wrote it: JSON.stringify escapes its control characters, so it stays one line.
+      text: cut ? `${text.slice(0, MAX_CHILD_STDERR_LINE)}…` : text,
+      truncated: cut ? true : undefined,
+    });
+  }
+
+  childStderrDropped(report: ChildStderrDroppedReport): void {
+    this.line("child_stderr_dropped", { ...this.childSource(report), dropped: finiteNumber(report.dropped) });
+  }
+
   /**
    * A notable event of the gateway's own (`listening`, `drain_started`, `crash_loop`): its name
    * and field names must be plain words, else the event is written as `note` and the field left
@@ -84,14 +108,30 @@ export class GatewayLog {
     this.line(SAFE_EVENT.test(event) ? event : "note", kept);
   }
 
+  /** Which child a stderr report is of: its pid, the era it serves, its session hashed. */
+  private childSource(report: { pid: number; era: string; sessionId?: string }): Record<string, Field | undefined> {
+    return {
+      pid: finiteNumber(report.pid),
+      era: report.era === "legacy" ? "legacy" : "modern",
+      session: typeof report.sessionId === "string" ? this.hashSession(report.sessionId) : undefined,
+    };
+  }
+
   private line(event: string, fields: Readonly<Record<string, Field | undefined>>): void {
-    const line = JSON.stringify({ time: this.now().toISOString(), event, ...fields });
+    // JSON leaves U+2028 and U+2029 as they are, and some readers of lines break lines at them.
+    const line = JSON.stringify({ time: this.now().toISOString(), event, ...fields }).replace(LINE_SEPARATORS, escapeSeparator);
     try {
       this.write(line);
     } catch {
       // A log that cannot be written (stderr closed) never fails a request.
     }
   }
+}
+
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+function escapeSeparator(separator: string): string {
+  return separator === "\u2028" ? "\\u2028" : "\\u2029";
 }
 
 function safeId(id: unknown): string {

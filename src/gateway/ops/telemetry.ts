@@ -2,7 +2,9 @@
  * What the gateway tells its operators, in one interface: the counters behind `/metrics`
  * (Prometheus text) and the JSON log lines on stderr. The front and the children report events
  * here; ops/ decides how they are counted and written. A log line never holds a body, a header
- * value or an environment value; a session id is hashed before it is written.
+ * value or an environment value; a session id is hashed before it is written. The exception is a
+ * line of a child's stderr: the server's own words, as it wrote them, which only the server
+ * controls (`childStderr: "drop"` keeps them out).
  */
 
 /** The era of a request, as the front told it. */
@@ -42,6 +44,27 @@ export interface RequestReport {
   childPid?: number;
 }
 
+/** A line a child wrote on its stderr: the server's own words, as it wrote them. */
+export interface ChildStderrReport {
+  pid: number;
+  /** The era of the callers the child serves. */
+  era: RequestEra;
+  /** A legacy session's child: the session id as the caller sent it; hashed before it is written. */
+  sessionId?: string;
+  /** The line without its line ending, at most MAX_CHILD_STDERR_LINE characters (log-lines.ts). */
+  text: string;
+  /** The line was longer, and `text` is its beginning. */
+  truncated: boolean;
+}
+
+/** Lines of a child's stderr past its budget, counted since the previous such report. */
+export interface ChildStderrDroppedReport {
+  pid: number;
+  era: RequestEra;
+  sessionId?: string;
+  dropped: number;
+}
+
 export interface GatewayTelemetry {
   requestDone(report: RequestReport): void;
   rejected(cause: RejectionCause, status: number, requestId: string): void;
@@ -53,6 +76,13 @@ export interface GatewayTelemetry {
   children(running: number): void;
   childSpawned(pid: number): void;
   childExited(pid: number, cause: ChildExitCause, exitCode: number | null, signal: string | null): void;
+  /**
+   * A line of a child's stderr (`childStderr: "log"`). Optional, as the next one: a telemetry
+   * that writes no log need not take them.
+   */
+  childStderr?(report: ChildStderrReport): void;
+  /** Lines of a child's stderr that were not logged, past its budget. */
+  childStderrDropped?(report: ChildStderrDroppedReport): void;
   /** A notable event without a request: a crash loop, the drain starting, a failed probe. */
   note(event: string, fields?: Readonly<Record<string, string | number | boolean>>): void;
 }

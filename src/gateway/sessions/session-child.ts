@@ -10,6 +10,8 @@ import type { ChildExitCause } from "../ops/telemetry.js";
 import type { Relay } from "../relay.js";
 
 export interface SessionChildOwner {
+  /** The session's id (`Mcp-Session-Id`): the child's stderr log lines name it, hashed. */
+  readonly sessionId?: string;
   /** A message of the child that belongs to no forwarded request: it goes to the GET stream. */
   message(message: JsonRpcRequest | JsonRpcNotification): void;
   /**

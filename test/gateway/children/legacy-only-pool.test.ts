@@ -80,7 +80,8 @@ describe("ChildPool (modern) before a legacy-only server", () => {
     expect(tools.map((tool) => tool.name)).toContain("echo");
     const onDemand = seen.spawned.at(-1)!;
     await expect.poll(() => isRunning(onDemand), { timeout: 20_000 }).toBe(false);
-    expect(legacy.stats.children).toBe(0);
+    // The pool hears of the exit once the child's pipes have closed, a moment after the process is gone.
+    await expect.poll(() => legacy.stats.children, { timeout: 20_000 }).toBe(0);
     expect(seen.exited.find((exit) => exit.pid === onDemand)?.cause).toBe("idle");
   }, 60_000);
 });

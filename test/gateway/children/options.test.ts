@@ -24,6 +24,17 @@ describe("options of the children's classes", () => {
     }
   });
 
+  it("refuses a childStderr that is neither log nor drop, and a stderr source without an era", async () => {
+    expect(() => new ChildPool({ command: echoServer(), era: "modern", childStderr: "quiet" as never })).toThrow(
+      /ChildPool: "childStderr" must be "log" .* or "drop" .*, got "quiet"/,
+    );
+    expect(() => new SessionRelay({ command: echoServer(), owner, childStderr: true as never })).toThrow(/SessionRelay: "childStderr" must be "log"/);
+    expect(() => new SessionRelay({ command: echoServer(), owner, sessionId: 7 as never })).toThrow(/SessionRelay: "sessionId" must be a string, got 7/);
+    await expect(
+      GatewayChild.spawn({ command: echoServer(), owner: { unrelated: () => {}, exited: () => {} }, stderrLog: { era: "both" } as never }),
+    ).rejects.toThrow(/GatewayChild: "stderrLog" must be \{ era: "modern" \| "legacy", sessionId\?: string \}/);
+  });
+
   it("refuses an unknown key of a child before spawning anything", async () => {
     await expect(
       GatewayChild.spawn({ command: echoServer(), owner: { unrelated: () => {}, exited: () => {} }, limits: { timeoutMs: 5 } as never }),

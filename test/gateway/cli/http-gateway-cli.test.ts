@@ -136,6 +136,7 @@ describe("gatewayOptionsFrom", () => {
       ...["--admin-listen", "127.0.0.1:9001", "--drain-delay", "2s", "--drain-ms", "10000", "--max-body-bytes", "1000", "--max-requests", "5"],
       ...["--max-queue", "6", "--max-sessions", "7", "--max-sessions-per-principal", "8", "--max-listen-streams", "12", "--request-timeout", "1m", "--session-idle", "500ms"],
       ...["--max-stored-events", "9", "--child-max-message-bytes", "2048", "--child-read-timeout", "30s", "--child-max-in-flight", "4"],
+      ...["--child-stderr", "drop"],
     ];
     expect(gatewayOptionsFrom(argv, {})).toEqual({
       target: { command: "node", args: ["server.js"], envAllow: ["A", "B"] },
@@ -162,7 +163,18 @@ describe("gatewayOptionsFrom", () => {
       sessionIdleMs: 500,
       maxStoredEvents: 9,
       childLimits: { maxMessageBytes: 2048, readTimeoutMs: 30_000, maxInFlight: 4 },
+      childStderr: "drop",
     });
+  });
+
+  it("reads --child-stderr and MCPWIRE_GATEWAY_CHILD_STDERR, the flag winning, and refuses any value but log or drop", () => {
+    expect(gatewayOptionsFrom(["node s.js"], {})).not.toHaveProperty("childStderr");
+    expect(gatewayOptionsFrom(["node s.js"], { MCPWIRE_GATEWAY_CHILD_STDERR: "drop" })).toMatchObject({ childStderr: "drop" });
+    expect(gatewayOptionsFrom(["node s.js", "--child-stderr", "log"], { MCPWIRE_GATEWAY_CHILD_STDERR: "drop" })).toMatchObject({ childStderr: "log" });
+    expect(() => gatewayOptionsFrom(["node s.js", "--child-stderr", "loud"], {})).toThrow(/--child-stderr "loud" is not one of log, drop/);
+    expect(() => gatewayOptionsFrom(["node s.js"], { MCPWIRE_GATEWAY_CHILD_STDERR: "off" })).toThrow(
+      /MCPWIRE_GATEWAY_CHILD_STDERR "off" is not one of log, drop/,
+    );
   });
 
   it("names the flag or variable of a bad value", () => {

@@ -12,6 +12,8 @@ describe("checkGatewayOptions", () => {
     expect(resolved.listen).toEqual({ host: "127.0.0.1", port: 8080 });
     expect(resolved).toMatchObject({ path: GATEWAY_DEFAULTS.path, poolMin: 1, poolMax: 4, legacy: "session", maxBodyBytes: 4 * 1024 * 1024, maxRequests: 256, maxQueue: 256, maxSessions: 100, maxSessionsPerPrincipal: 10, maxListenStreams: 256, requestTimeoutMs: 60_000, sessionIdleMs: 600_000, maxStoredEvents: 256, poolIdleMs: 60_000 });
     expect(resolved.childLimits).toEqual({ timeoutMs: 60_000 });
+    expect(resolved.childStderr).toBe("log");
+    expect(checkGatewayOptions({ target, childStderr: "drop" }).childStderr).toBe("drop");
   });
 
   it("refuses an unknown key with a did you mean", () => {
@@ -25,6 +27,9 @@ describe("checkGatewayOptions", () => {
     expect(() => checkGatewayOptions({ target, maxListenStreams: 0 })).toThrow(/"maxListenStreams" must be a whole number from 1/);
     expect(() => checkGatewayOptions({ target, poolMin: 5, poolMax: 2 })).toThrow(/"poolMin" \(5\) is more than "poolMax" \(2\)/);
     expect(() => checkGatewayOptions({ target, legacy: "sticky" as never })).toThrow(/"legacy" must be "session" or "stateless", got "sticky"/);
+    expect(() => checkGatewayOptions({ target, childStderr: "loud" as never })).toThrow(
+      /createGateway: "childStderr" must be "log" \(each line of a child's stderr a log line\) or "drop" \(none of it logged\), got "loud"/,
+    );
     expect(() => checkGatewayOptions({ target, listen: "8080" })).toThrow(/listen "8080" is not host:port/);
     expect(() => checkGatewayOptions({ target, path: "mcp" })).toThrow(/"path" must be a URL path starting with "\/"/);
     expect(() => checkGatewayOptions({ target, allowedOrigins: ["https://a.example/path"] })).toThrow(/is not an origin/);

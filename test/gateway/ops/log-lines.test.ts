@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createGatewayTelemetry } from "../../../src/gateway/ops/gateway-telemetry.js";
+import { MAX_CHILD_STDERR_LINE } from "../../../src/gateway/ops/log-lines.js";
 import { createSessionHasher, SESSION_HASH_HEX_LENGTH } from "../../../src/gateway/ops/session-hash.js";
 import type { RequestReport } from "../../../src/gateway/ops/telemetry.js";
 
@@ -105,6 +106,37 @@ describe("the gateway's log lines", () => {
     expect(request!.method).toBe("tools/list");
     expect(spawned).toEqual({ time: expect.any(String), event: "child_spawned", pid: 77 });
     expect(exited).toEqual({ time: expect.any(String), event: "child_exited", pid: 77, cause: "shutdown", signal: "SIGTERM" });
+  });
+
+  it("writes a child's stderr line as the server wrote it, on one line, its session hashed, a long one cut and marked", () => {
+    const { lines, telemetry, parsed } = capture();
+    const text = 'warn: "quoted" \u001b[31mred\u001b[0m\ttab\u0000nul \u2028 \u2029 end';
+    telemetry.childStderr({ pid: 4242, era: "modern", text, truncated: false });
+    telemetry.childStderr({ pid: 4243, era: "legacy", sessionId: SECRETS.sessionId, text: "from a session", truncated: false });
+    telemetry.childStderr({ pid: 4242, era: "modern", text: "x".repeat(MAX_CHILD_STDERR_LINE), truncated: true });
+    // A report longer than the bound (not made by the children's splitter) is cut all the same.
+    telemetry.childStderr({ pid: 4242, era: "modern", text: "y".repeat(MAX_CHILD_STDERR_LINE * 3), truncated: false });
+    telemetry.requestDone({ requestId: "r", era: "legacy", method: "ping", outcome: "ok", status: 200, durationMs: 1, sessionId: SECRETS.sessionId });
+
+    expect(lines.join("\n")).not.toContain(SECRETS.sessionId);
+    // Not one character below U+0020, nor a line or paragraph separator, as it is: all escaped.
+    for (const line of lines) expect([...line].filter((char) => char < " " || char === "\u2028" || char === "\u2029")).toEqual([]);
+    const [plain, session, cut, long, request] = parsed();
+    expect(plain).toEqual({ time: expect.any(String), event: "child_stderr", pid: 4242, era: "modern", text });
+    expect(session).toEqual({ time: expect.any(String), event: "child_stderr", pid: 4243, era: "legacy", session: request!.session, text: "from a session" });
+    expect(cut).toMatchObject({ text: `${"x".repeat(MAX_CHILD_STDERR_LINE)}…`, truncated: true });
+    expect(long).toMatchObject({ text: `${"y".repeat(MAX_CHILD_STDERR_LINE)}…`, truncated: true });
+  });
+
+  it("says how many stderr lines of a child were dropped, and counts them in the metrics", () => {
+    const { telemetry, parsed } = capture();
+    telemetry.childStderrDropped({ pid: 7, era: "modern", dropped: 1_200 });
+    telemetry.childStderrDropped({ pid: 8, era: "legacy", sessionId: SECRETS.sessionId, dropped: 30 });
+    const [first, second] = parsed();
+    expect(first).toEqual({ time: expect.any(String), event: "child_stderr_dropped", pid: 7, era: "modern", dropped: 1_200 });
+    expect(second).toMatchObject({ event: "child_stderr_dropped", pid: 8, era: "legacy", session: expect.stringMatching(/^[0-9a-f]+$/), dropped: 30 });
+    expect(telemetry.metrics.childStderrDropped.get()).toBe(1_230);
+    expect(telemetry.metricsText()).toMatch(/^mcpwire_gateway_child_stderr_dropped_total 1230$/m);
   });
 
   it("stamps each line with the clock it is given, as ISO 8601", () => {
