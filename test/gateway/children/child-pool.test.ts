@@ -7,10 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { JsonRpcNotification } from "../../../src/protocol/jsonrpc.js";
-import type { ChildExitCause, GatewayTelemetry } from "../../../src/gateway/ops/telemetry.js";
-import { ChildPool, STATELESS_REFUSAL, type ChildPoolOptions } from "../../../src/gateway/children/index.js";
+import { STATELESS_REFUSAL, type ChildPool, type ChildPoolOptions } from "../../../src/gateway/children/index.js";
 import {
-  FAST_LADDER,
   call,
   echoServer,
   eventually,
@@ -24,51 +22,15 @@ import {
   stdioFixture,
   useCleanup,
 } from "./helpers.js";
+import { MODERN_META, ownedPool, recordingTelemetry } from "./pool-helpers.js";
 
 const cleanup = useCleanup();
 const scratch = mkdtempSync(join(tmpdir(), "mcpwire-pool-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Telemetry that keeps what the pool reported. */
-function recordingTelemetry() {
-  const spawned: number[] = [];
-  const exited: { pid: number; cause: ChildExitCause }[] = [];
-  const notes: string[] = [];
-  const running: number[] = [];
-  /** Spawns and exits in the order they came: `spawn <pid>`, `exit <pid> <cause>`. */
-  const events: string[] = [];
-  const telemetry: GatewayTelemetry = {
-    requestDone: () => {},
-    rejected: () => {},
-    inFlight: () => {},
-    sessions: () => {},
-    listenStreams: () => {},
-    children: (count) => running.push(count),
-    childSpawned: (pid) => {
-      spawned.push(pid);
-      events.push(`spawn ${pid}`);
-    },
-    childExited: (pid, cause) => {
-      exited.push({ pid, cause });
-      events.push(`exit ${pid} ${cause}`);
-    },
-    note: (event) => notes.push(event),
-  };
-  return { telemetry, spawned, exited, notes, running, events };
-}
-
 function pool(options: Partial<ChildPoolOptions> & Pick<ChildPoolOptions, "command">): ChildPool {
-  const made = new ChildPool({ era: "modern", stopTimings: FAST_LADDER, ...options });
-  cleanup.own(made);
-  cleanup.pids(() => made.pids);
-  return made;
+  return ownedPool(cleanup, { ...options });
 }
-
-const MODERN_META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
 
 describe("ChildPool: isolation", () => {
   it("50 callers, 200 concurrent calls with the same ids and tokens: each gets only its own results and progress", async () => {

@@ -5,41 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { ChildPool, type ChildPoolOptions } from "../../../src/gateway/children/index.js";
-import type { ChildExitCause, GatewayTelemetry } from "../../../src/gateway/ops/telemetry.js";
-import { FAST_LADDER, call, everythingServer, isRunning, modernServer, never, recorder, resultOf, useCleanup } from "./helpers.js";
+import { call, everythingServer, isRunning, modernServer, never, recorder, resultOf, useCleanup } from "./helpers.js";
+import { MODERN_META, ownedPool, recordingTelemetry } from "./pool-helpers.js";
 
 const cleanup = useCleanup();
 
-function recordingTelemetry() {
-  const spawned: number[] = [];
-  const exited: { pid: number; cause: ChildExitCause }[] = [];
-  const notes: string[] = [];
-  const telemetry: GatewayTelemetry = {
-    requestDone: () => {},
-    rejected: () => {},
-    inFlight: () => {},
-    sessions: () => {},
-    listenStreams: () => {},
-    children: () => {},
-    childSpawned: (pid) => spawned.push(pid),
-    childExited: (pid, cause) => exited.push({ pid, cause }),
-    note: (event) => notes.push(event),
-  };
-  return { telemetry, spawned, exited, notes };
-}
-
 function pool(options: Partial<ChildPoolOptions> & Pick<ChildPoolOptions, "command">): ChildPool {
-  const made = new ChildPool({ era: "modern", stopTimings: FAST_LADDER, probeTimeoutMs: 30_000, ...options });
-  cleanup.own(made);
-  cleanup.pids(() => made.pids);
-  return made;
+  return ownedPool(cleanup, { probeTimeoutMs: 30_000, ...options });
 }
-
-const MODERN_META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
 
 describe("ChildPool (modern) before a legacy-only server", () => {
   it("learns from its probe, stays ready, and keeps no child running", async () => {
