@@ -87,7 +87,7 @@ async function stop(gateway: GatewayProcess): Promise<void> {
 describe("load through the gateway, bounded", () => {
   it("2026-07-28: 64 callers, 10 000 calls over the pool, no error; it settles back to its baseline", async () => {
     // One child takes every caller (64 in flight fit its 128), so the pool has no reason to grow
-    // and must stay at poolMin: the pool does not shrink after a burst (README, "Children").
+    // and must stay at poolMin (its shrinking back after a burst is tested in children/).
     const { gateway, port, adminUrl } = await startGateway(MODERN_COMMAND, ["--pool-min", "1", "--child-max-in-flight", "128"]);
     const agent = new http.Agent({ keepAlive: true, maxSockets: CALLERS });
     own({ close: async () => agent.destroy() });
