@@ -218,6 +218,9 @@ async function openSession(
   const session: LegacySession = opened.session;
   let answeredOk = false;
   reply.setHeader("Mcp-Session-Id", session.id);
+  // Its initialize is a request in flight like any other: a child slower to spawn and answer than
+  // sessionIdleMs must not be reaped under it.
+  session.inFlight++;
   await forwardRequest(
     context,
     response,
@@ -245,6 +248,7 @@ async function openSession(
         if (!answeredOk) reply.removeHeader("Mcp-Session-Id");
       },
       finished: () => {
+        session.inFlight--;
         // A session whose initialize failed never existed for the caller.
         if (!answeredOk) void context.sessions.end(session, "failed_to_start");
         else context.sessions.touch(session);

@@ -2,7 +2,8 @@
  * The built command `node dist/cli/main.js gateway ...` (built by `npm run build`) as a real
  * process, for the tests that drive it from outside: its JSON log lines on stderr kept and
  * parsed, where it listens (from its `listening` line), its admin endpoints read (`/metrics`
- * parsed strictly, gauges and counters by name), and whether a pid or a process group is left.
+ * parsed strictly, gauges and counters by name; the RSS once it settles), and whether a pid or a
+ * process group is left.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -115,6 +116,28 @@ export async function scrape(adminUrl: string): Promise<Scrape> {
       return sample?.value ?? 0;
     },
   };
+}
+
+/**
+ * The process's RSS once it stopped moving: scrapes until two readings in a row differ by less
+ * than 1 MiB. Each scrape also turns the event loop of the gateway, so timers of the load settle.
+ */
+export async function settledRss(adminUrl: string): Promise<number> {
+  let previous = Number.NaN;
+  let settled = 0;
+  await expect
+    .poll(
+      async () => {
+        const rss = (await scrape(adminUrl)).value("process_resident_memory_bytes");
+        const still = Math.abs(rss - previous) < 1024 * 1024;
+        previous = rss;
+        if (still) settled = rss;
+        return still;
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    .toBe(true);
+  return settled;
 }
 
 /** Whether a process of this pid is alive (a zombie counts: its parent has not reaped it). */

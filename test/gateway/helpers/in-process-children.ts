@@ -2,7 +2,9 @@
  * Children that are not processes, for what real ones would make slow without making it truer:
  * ten thousand sessions, or a session whose child speaks on cue. A session child answers
  * `initialize`, `ping` and `tools/call` at once (its arguments as text), except the tool `hang`, never; `say(message)` makes it send a message
- * outside any request (to the GET stream). The pool is not used.
+ * outside any request (to the GET stream). A child made while `holdInitialize` is set answers its
+ * `initialize` only at `answerInitialize()` (a server slow to start); closed before that, it fails
+ * it as a real child does. The pool is not used.
  */
 import { McpTransportError } from "../../../src/errors.js";
 import type { GatewayChildren, GatewayChildrenFactory } from "../../../src/gateway/gateway.js";
@@ -14,6 +16,8 @@ export interface FakeSessionChild extends SessionChild {
   say(message: JsonRpcRequest | JsonRpcNotification): void;
   /** The child dies by itself. */
   die(): void;
+  /** Answers the `initialize` it holds (made while `holdInitialize` was set). */
+  answerInitialize(): void;
 }
 
 export interface InProcessChildren {
@@ -22,6 +26,8 @@ export interface InProcessChildren {
   readonly sessions: FakeSessionChild[];
   /** Session children not closed yet. */
   open(): number;
+  /** Children made while it is set hold their `initialize` until `answerInitialize()`. */
+  holdInitialize: boolean;
 }
 
 export function inProcessChildren(): InProcessChildren {
@@ -35,6 +41,9 @@ export function inProcessChildren(): InProcessChildren {
     openSessionChild: (owner: SessionChildOwner) => {
       let closed = false;
       let pid: number | undefined;
+      const holds = children.holdInitialize;
+      let held: (() => void) | undefined;
+      let failHeld: (() => void) | undefined;
       const child: FakeSessionChild = {
         get closed() {
           return closed;
@@ -46,7 +55,18 @@ export function inProcessChildren(): InProcessChildren {
           if (closed) return;
           if (message.method === "initialize") {
             pid = 100_000 + sessions.length;
-            sink.answer({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "fake", version: "1" } } });
+            const answer = () =>
+              sink.answer({
+                jsonrpc: "2.0",
+                id: message.id,
+                result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "fake", version: "1" } },
+              });
+            if (holds) {
+              held = answer;
+              failHeld = () => sink.failed(new McpTransportError("DISCONNECTED", "the server process ended before answering this request"));
+            } else {
+              answer();
+            }
           } else if (message.method === "tools/call" && message.params?.name === "hang") {
             // Never answered: the request stays in flight until its caller leaves.
           } else if (message.method === "tools/call") {
@@ -59,6 +79,8 @@ export function inProcessChildren(): InProcessChildren {
         response() {},
         async close() {
           closed = true;
+          failHeld?.();
+          held = failHeld = undefined;
         },
         say(message) {
           owner.message(message);
@@ -67,6 +89,10 @@ export function inProcessChildren(): InProcessChildren {
           closed = true;
           owner.exited({ exitCode: null, signal: "SIGKILL" });
         },
+        answerInitialize() {
+          held?.();
+          held = failHeld = undefined;
+        },
       };
       sessions.push(child);
       return child;
@@ -74,5 +100,6 @@ export function inProcessChildren(): InProcessChildren {
     start: async () => {},
     close: async () => {},
   });
-  return { factory, sessions, open: () => sessions.filter((child) => !child.closed).length };
+  const children: InProcessChildren = { factory, sessions, open: () => sessions.filter((child) => !child.closed).length, holdInitialize: false };
+  return children;
 }

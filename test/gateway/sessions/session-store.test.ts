@@ -2,8 +2,8 @@
  * Legacy sessions (basic/transports, "Session Management"), with children that are not processes
  * so that what is counted is the front's own work: sessions opened within `maxSessions` (503) and
  * `maxSessionsPerPrincipal` (429), an unknown, ended or foreign session answered 404, DELETE, a
- * dead child's session 404, idle sessions reaped (ten thousand of them), and the GET stream with
- * its bounded `Last-Event-ID` store.
+ * dead child's session 404, idle sessions reaped (ten thousand of them) but never one whose request
+ * or initialize is still running, and the GET stream with its bounded `Last-Event-ID` store.
  */
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
@@ -154,6 +154,24 @@ describe("idle sessions", () => {
     expect((await call(port, busy.sessionId!)).status).toBe(200);
     caller.abort();
     await hanging;
+  }, 30_000);
+  it("keeps a session whose initialize is still running (a server slow to start)", async () => {
+    const children = inProcessChildren();
+    const { port, gateway } = own(await startGateway({ target: MINI_TARGET, sessionIdleMs: 300 }, { children: children.factory }));
+    children.holdInitialize = true;
+    const slow = initialize(port);
+    await expect.poll(() => children.sessions.length).toBe(1);
+    children.holdInitialize = false;
+    await initialize(port);
+    // The second session, opened later, goes idle and is reaped; the first, idle as long, is not.
+    await expect.poll(() => children.sessions[1]!.closed, { timeout: 20_000, interval: 50 }).toBe(true);
+    expect(children.sessions[0]!.closed).toBe(false);
+    expect(gateway.sessionCount).toBe(1);
+    children.sessions[0]!.answerInitialize();
+    const { status, sessionId } = await slow;
+    expect(status).toBe(200);
+    expect(sessionId).toBeDefined();
+    expect((await call(port, sessionId!)).status).toBe(200);
   }, 30_000);
 });
 
