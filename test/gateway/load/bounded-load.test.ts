@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { connect, type McpClient } from "../../../src/index.js";
 import { closedAfterEach } from "../../helpers/owned.js";
-import { adminGet, groupAlive, listening, runGateway, scrape, type GatewayProcess } from "../helpers/gateway-process.js";
+import { adminGet, groupAlive, listening, runGateway, scrape, settledRss, type GatewayProcess } from "../helpers/gateway-process.js";
 import { modernCall } from "../helpers/modern-post.js";
 import { post, type PostAnswer } from "../helpers/json-rpc-post.js";
 
@@ -54,28 +54,6 @@ async function spread(callers: number, calls: number, call: (n: number, caller: 
       while (next < calls) await call(next++, caller);
     }),
   );
-}
-
-/**
- * The process's RSS once it stopped moving: scrapes until two readings in a row differ by less
- * than 1 MiB. Each scrape also turns the event loop of the gateway, so timers of the load settle.
- */
-async function settledRss(adminUrl: string): Promise<number> {
-  let previous = Number.NaN;
-  let settled = 0;
-  await expect
-    .poll(
-      async () => {
-        const rss = (await scrape(adminUrl)).value("process_resident_memory_bytes");
-        const still = Math.abs(rss - previous) < 1024 * 1024;
-        previous = rss;
-        if (still) settled = rss;
-        return still;
-      },
-      { timeout: 30_000, interval: 200 },
-    )
-    .toBe(true);
-  return settled;
 }
 
 async function stop(gateway: GatewayProcess): Promise<void> {
