@@ -75,23 +75,20 @@ export class RequestReply {
    */
   message(message: JsonRpcMessage): boolean {
     if (this.done || !this.formats.sse) return false;
-    if (this.stream === undefined) {
-      // The caller left before its reply became a stream: it holds no id to resume from.
-      if (this.response.destroyed) return false;
-      this.openStream();
-    }
+    // A caller that left before its reply became a stream holds no id to resume from.
+    const stream = this.stream ?? (this.response.destroyed ? undefined : this.openStream());
+    if (stream === undefined) return false;
     if (this.record !== undefined) {
       this.record.send(message);
       return true;
     }
-    return this.stream!.send(message);
+    return stream.send(message);
   }
 
   /** A comment line on the stream (opened if it was not): a long-lived reply stays open through intermediaries. */
   keepAlive(): void {
     if (this.done || !this.formats.sse) return;
-    this.stream ??= this.openStream();
-    this.stream.keepAlive();
+    (this.stream ?? this.openStream()).keepAlive();
   }
 
   /** The answer, with the HTTP status it takes when it is sent as JSON. */

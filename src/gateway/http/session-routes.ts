@@ -79,7 +79,7 @@ export function handleGet(context: FrontContext, request: IncomingMessage, respo
 const RESUME_REFUSALS: Record<Extract<ResumePoint, { refused: string }>["refused"], [number, string]> = {
   connected: [409, "Conflict: the stream this Last-Event-ID names is open on another connection"],
   dropped: [400, "the events after this Last-Event-ID are no longer kept (at most maxStoredEvents per session): the stream cannot be resumed"],
-  unknown: [400, "this Last-Event-ID names no stream of the session that can be resumed: its request was answered, or the id was never sent"],
+  unknown: [400, "this Last-Event-ID names no stream of the session that can be resumed: the id was never sent, or the stream's answer went out in full"],
 };
 
 export async function handleDelete(context: FrontContext, request: IncomingMessage, response: ServerResponse, route: SessionRouteRequest): Promise<void> {

@@ -33,33 +33,36 @@ export function postEventStream(port: number, headers: Record<string, string>, b
 
 function openStream(port: number, method: string, headers: Record<string, string>, body?: string): Promise<OpenedStream> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: "127.0.0.1", port, method, path: "/mcp", agent: false, headers: { host: `127.0.0.1:${port}`, ...headers } }, (response) => {
-      const events: StreamEvent[] = [];
-      let buffer = "";
-      let whole = "";
-      const ended = new Promise<void>((done) => {
-        response.once("end", () => done());
-        response.once("close", () => done());
-      });
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        whole += chunk;
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event: StreamEvent = { data: "" };
-          for (const line of block.split("\n")) {
-            if (line.startsWith("id: ")) event.id = line.slice(4);
-            else if (line.startsWith("data: ")) event.data += line.slice(6);
+    const request = http.request(
+      { host: "127.0.0.1", port, method, path: "/mcp", agent: false, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (response) => {
+        const events: StreamEvent[] = [];
+        let buffer = "";
+        let whole = "";
+        const ended = new Promise<void>((done) => {
+          response.once("end", () => done());
+          response.once("close", () => done());
+        });
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          whole += chunk;
+          buffer += chunk;
+          let cut: number;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const event: StreamEvent = { data: "" };
+            for (const line of block.split("\n")) {
+              if (line.startsWith("id: ")) event.id = line.slice(4);
+              else if (line.startsWith("data: ")) event.data += line.slice(6);
+            }
+            if (event.data !== "" || event.id !== undefined) events.push(event);
           }
-          if (event.data !== "" || event.id !== undefined) events.push(event);
-        }
-      });
-      response.on("error", () => {});
-      resolve({ status: response.statusCode ?? 0, headers: response.headers, events, ended, text: () => whole, close: () => request.destroy() });
-    });
+        });
+        response.on("error", () => {});
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, events, ended, text: () => whole, close: () => request.destroy() });
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });

@@ -27,12 +27,21 @@ interface Session {
 
 /** A session opened with `initialize` at `version`; its later requests carry that version's header. */
 async function openSession(port: number, version = "2025-06-18", accept = "application/json, text/event-stream"): Promise<Session> {
-  const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } } };
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
+  };
   const answer = await rawRequest({ port, headers: { "content-type": "application/json", accept }, body: JSON.stringify(initialize) });
   const id = answer.headers["mcp-session-id"] as string;
   expect(id).toBeDefined();
   const headers = { "mcp-session-id": id, "mcp-protocol-version": version };
-  await rawRequest({ port, headers: { ...headers, "content-type": "application/json", accept }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  await rawRequest({
+    port,
+    headers: { ...headers, "content-type": "application/json", accept },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
   return { headers };
 }
 
@@ -43,7 +52,11 @@ function hold(id: number, tag: string, before: number, after: number): string {
 
 /** One request of the session answered as JSON. */
 async function call(port: number, session: Session, id: number, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const answer = await rawRequest({ port, headers: { ...session.headers, "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) });
+  const answer = await rawRequest({
+    port,
+    headers: { ...session.headers, "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+  });
   return answer.json() as Record<string, unknown>;
 }
 
@@ -117,7 +130,11 @@ describe("a legacy session's dropped request stream", () => {
     const stream = ids[0]!.split("-")[0];
     expect(resumedIds).toEqual([`${stream}-3`, `${stream}-4`, `${stream}-5`]);
     // The progress tokens are the caller's own.
-    expect(messages(resumed).filter((message) => "method" in message).every((message) => (message.params as { progressToken: unknown }).progressToken === "token-a")).toBe(true);
+    expect(
+      messages(resumed)
+        .filter((message) => "method" in message)
+        .every((message) => (message.params as { progressToken: unknown }).progressToken === "token-a"),
+    ).toBe(true);
     expect(await cancelsAtChild(running.port, session)).toEqual([]);
     // Reported once, when it ended.
     expect(heldLines(running)).toHaveLength(1);
@@ -139,6 +156,28 @@ describe("a legacy session's dropped request stream", () => {
     expect(new Set(resumed.events.map((event) => event.id)).size).toBe(4);
     expect(heldLine(running)).toMatchObject({ outcome: "ok", caller: "resumed" });
     expect(await cancelsAtChild(running.port, session)).toEqual([]);
+  }, 60_000);
+
+  it("leaves the session's GET stream alone: a resume does not replace it, and neither stream gets the other's messages", async () => {
+    const running = own(await startGateway({ target: ECHO_TARGET, poolMin: 0 }));
+    const session = await openSession(running.port);
+    const listening = await openEventStream(running.port, session.headers);
+    expect(listening.status).toBe(200);
+    const post = await heldStream(running, session, 7, "l", 1, 1);
+    const lastSeen = post.events.at(-1)!.id!;
+    await drop(running, post);
+    const resumed = await openEventStream(running.port, { ...session.headers, "last-event-id": lastSeen });
+    expect(resumed.status).toBe(200);
+    // A log message of no request goes to the GET stream, still open.
+    await call(running.port, session, 8, "log", { text: "for the GET stream" });
+    await expect.poll(() => messages(listening).length, { timeout: 20_000 }).toBe(1);
+    expect(messages(listening)[0]).toMatchObject({ method: "notifications/message", params: { data: "for the GET stream" } });
+    expect(listening.events[0]!.id).toMatch(/^\d+$/);
+    await call(running.port, session, 9, "release", { tag: "l" });
+    await resumed.ended;
+    expect(messages(resumed).map((message) => message.method ?? message.id)).toEqual(["notifications/progress", 7]);
+    expect(messages(listening)).toHaveLength(1);
+    listening.close();
   }, 60_000);
 
   it("opens with the priming event (an id, empty data) for a 2025-11-25 caller, from which the whole stream resumes", async () => {
