@@ -246,7 +246,9 @@ describe("a legacy session's dropped request stream", () => {
     const lastSeen = post.events.at(-1)!.id!;
     await drop(running, post);
     await expect.poll(() => heldLine(running), { timeout: 20_000 }).toMatchObject({ outcome: "timeout", caller: "gone" });
-    await expect.poll(async () => (await cancelsAtChild(running.port, session)).length, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => cancelsAtChild(running.port, session), { timeout: 20_000 })
+      .toEqual([expect.objectContaining({ reason: "the gateway's request timeout passed" })]);
     const resumed = await openEventStream(running.port, { ...session.headers, "last-event-id": lastSeen });
     await resumed.ended;
     expect(messages(resumed)).toEqual([expect.objectContaining({ id: 7, error: expect.objectContaining({ code: -32001, data: { reason: "TIMEOUT" } }) })]);
@@ -281,6 +283,24 @@ describe("a legacy session's dropped request stream", () => {
     await expect.poll(() => heldLine(running), { timeout: 20_000 }).toMatchObject({ outcome: "error", caller: "gone" });
     expect(running.gateway.requests).toEqual({ running: 0, queued: 0 });
     expect(running.gateway.sessionCount).toBe(0);
+  }, 60_000);
+
+  it("ends with its child: the child's death answers the request that runs on, and the session is gone", async () => {
+    const running = own(await startGateway({ target: ECHO_TARGET, poolMin: 0 }));
+    const session = await openSession(running.port);
+    const post = await heldStream(running, session, 7, "m", 1, 1);
+    const lastSeen = post.events.at(-1)!.id!;
+    await drop(running, post);
+    await rawRequest({
+      port: running.port,
+      headers: { ...session.headers, "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "exit", params: { code: 3 } }),
+    });
+    await expect.poll(() => heldLine(running), { timeout: 20_000 }).toMatchObject({ outcome: "error", caller: "gone" });
+    expect(running.gateway.requests).toEqual({ running: 0, queued: 0 });
+    await expect.poll(() => running.gateway.sessionCount, { timeout: 20_000 }).toBe(0);
+    // The session is over: its streams with it.
+    expect((await openEventStream(running.port, { ...session.headers, "last-event-id": lastSeen })).status).toBe(404);
   }, 60_000);
 
   it("is answered by the drain: closing the gateway ends it with UNAVAILABLE on the stream that resumed it", async () => {
