@@ -98,7 +98,10 @@ export interface GatewayOptions {
   requestTimeoutMs?: number;
   /** A legacy session without a request for this long is ended, its child stopped. @default 600_000 */
   sessionIdleMs?: number;
-  /** Events kept per session for `Last-Event-ID` resumption. @default 256 */
+  /**
+   * Events kept per session for `Last-Event-ID` resumption: this many for its GET stream, and as
+   * many again for its requests' streams together. @default 256
+   */
   maxStoredEvents?: number;
   /** The four ceilings toward each child (transport/limits.ts); `timeoutMs` is `requestTimeoutMs`. */
   childLimits?: Partial<Omit<Limits, "timeoutMs">>;

@@ -34,8 +34,9 @@ export interface RequestSink {
 export interface Relay {
   /**
    * Forwards a request. `signal` aborts when the caller went away (its connection or stream
-   * closed) or the gateway gave up on it: the relay tells the child (`notifications/cancelled`)
-   * and calls `sink.failed` with the abort's reason.
+   * closed, where that is a cancellation: not in a legacy session) or the gateway gave up on it:
+   * the relay tells the child (`notifications/cancelled`) and calls `sink.failed` with the abort's
+   * reason.
    */
   request(message: JsonRpcRequest, sink: RequestSink, signal: AbortSignal): void;
   /** Forwards a notification of the caller (`notifications/initialized`, `notifications/cancelled` in the caller's ids...). */

@@ -95,7 +95,8 @@ Options (each also a variable: --pool-min is MCPWIRE_GATEWAY_POOL_MIN; a flag wi
   --max-listen-streams N             subscriptions/listen streams open at once (default 256)
   --request-timeout <duration>       one request through the gateway (default 60s)
   --session-idle <duration>          end a legacy session idle this long (default 10m)
-  --max-stored-events N              events kept per session for Last-Event-ID (default 256)
+  --max-stored-events N              events kept per session for Last-Event-ID, for its GET stream
+                                     and again for its requests' streams (default 256)
   --child-max-message-bytes N        the largest message to or from a child (default 16 MiB)
   --child-read-timeout <duration>    how long a child may stay silent while a request waits (default 5m)
   --child-max-in-flight N            requests in flight in one child (default 64)

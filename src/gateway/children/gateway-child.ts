@@ -130,6 +130,19 @@ export interface ForwardOptions {
 const TIMEOUT_CANCEL_REASON = "the gateway's request timeout passed";
 /** ... and when the caller went away. */
 const ABORT_CANCEL_REASON = "the caller went away";
+/** ... and when the gateway stopped it for another cause (the drain past its grace). */
+const STOPPED_CANCEL_REASON = "the gateway stopped the request";
+
+/**
+ * What the child is told when the front aborts a request: the abort's own cause, so that a
+ * timeout kept by the front, or a request a legacy session kept after its caller left, never
+ * reads as a caller that went away.
+ */
+function cancelReasonOf(reason: unknown): string {
+  if (!(reason instanceof McpTransportError)) return ABORT_CANCEL_REASON;
+  if (reason.reason === "TIMEOUT") return TIMEOUT_CANCEL_REASON;
+  return reason.reason === "UNAVAILABLE" ? STOPPED_CANCEL_REASON : ABORT_CANCEL_REASON;
+}
 
 export class GatewayChild {
   /**
@@ -322,8 +335,10 @@ export class GatewayChild {
     };
     if (!longLived) this.deadlines.set(entry, monotonicNow() + entry.timeoutMs);
     if (signal) {
-      onAbort = () =>
-        this.abandon(entry, ABORT_CANCEL_REASON, asCleanFailure(abortReason(signal), "DISCONNECTED", `${method} was abandoned by its caller`, method));
+      onAbort = () => {
+        const reason = abortReason(signal);
+        this.abandon(entry, cancelReasonOf(reason), asCleanFailure(reason, "DISCONNECTED", `${method} was abandoned by its caller`, method));
+      };
       signal.addEventListener("abort", onAbort, { once: true });
     }
     this.forwarded.add(entry);

@@ -5,6 +5,10 @@
  * caller goes away or `requestTimeoutMs` passes, and whatever happens an answer to the caller and
  * one `requestDone` report. On a timeout the caller is answered at once, without waiting for the
  * child: the relay is told through the signal (it sends `notifications/cancelled`).
+ *
+ * A caller that closes its connection cancels its request, except in a legacy session
+ * (`outlivesCaller`), where the request runs on to its answer or its timeout and is reported
+ * then, with `caller` saying whether a resumed stream carried the answer.
  */
 import type { ServerResponse } from "node:http";
 import { McpTransportError, asMcpTransportError } from "../../errors.js";
@@ -35,6 +39,14 @@ export interface ForwardPlan {
   answered?(response: JsonRpcResponse): void;
   /** Called once, however the request ended. */
   finished?(): void;
+  /**
+   * The caller closing its connection does not cancel the request (legacy session mode:
+   * transports, "Sending Messages to the Server": "Disconnection SHOULD NOT be interpreted as the
+   * client cancelling its request"). It runs on, bounded by `requestTimeoutMs` and the session's
+   * life; its stream, if it had become one, is kept for a resumption. The caller cancels with
+   * `notifications/cancelled`.
+   */
+  outlivesCaller?: boolean;
   childPid?(): number | undefined;
 }
 
@@ -55,6 +67,7 @@ export async function forwardRequest(
   // What the request holds until it finishes: its slot, and its deadline.
   const held: { release?: () => void; timer?: NodeJS.Timeout; keepAlive?: NodeJS.Timeout } = {};
   let finishedOnce = false;
+  let callerLeft = false;
 
   const finish = (how: RequestOutcome, httpStatus: number): void => {
     if (finishedOnce) return;
@@ -75,6 +88,7 @@ export async function forwardRequest(
       sessionId: plan.sessionId,
       principal: plan.principal,
       childPid: plan.childPid?.(),
+      caller: callerLeft ? (reply.answerCarried ? "resumed" : "gone") : undefined,
     });
   };
   const fail = (error: McpTransportError): void => {
@@ -89,6 +103,12 @@ export async function forwardRequest(
   };
   const onCallerClosed = (): void => {
     if (finishedOnce) return;
+    if (plan.outlivesCaller) {
+      // Noted now, when it happens; the request's own line follows when it ends.
+      callerLeft = true;
+      telemetry.note("caller_left", { requestId: plan.requestId });
+      return;
+    }
     // The caller can no longer be answered; its request is cancelled at the child. Reported
     // first: the relay fails the request from inside the abort.
     finish("cancelled", 499);

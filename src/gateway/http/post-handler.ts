@@ -24,13 +24,16 @@ import type { RejectionCause } from "../ops/telemetry.js";
 import type { LegacySession } from "../sessions/legacy-session.js";
 import { RETRY_AFTER_SECONDS } from "./admission.js";
 import { readBody } from "./body-reader.js";
-import { eraOf } from "./era-of-request.js";
+import { eraOf, headerValue } from "./era-of-request.js";
 import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
 import { forwardRequest, type ForwardPlan } from "./forward.js";
 import type { FrontContext } from "./front-context.js";
 import { modernHeaderMismatch } from "./modern-headers.js";
 import { paramHeaderMismatch } from "./param-headers.js";
 import { RequestReply, writeEmpty, writeJson } from "./request-reply.js";
+
+/** The revision whose callers get the priming event first on a stream (2025-11-25, transports, "Sending Messages to the Server"). */
+const PRIMED_REVISION = "2025-11-25";
 
 export interface PostRequest {
   requestId: string;
@@ -91,7 +94,8 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
     return;
   }
   const accept = String(request.headers.accept ?? "*/*");
-  const reply = (): RequestReply => new RequestReply(response, { sse: /text\/event-stream|\*\/\*|text\/\*/i.test(accept) }, post.headers);
+  const sse = /text\/event-stream|\*\/\*|text\/\*/i.test(accept);
+  const reply = (): RequestReply => new RequestReply(response, { sse }, post.headers);
   const plan = (era: "modern" | "legacy", fields: Partial<ForwardPlan> & Pick<ForwardPlan, "relay">): ForwardPlan => ({
     requestId: post.requestId,
     era,
@@ -142,6 +146,12 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
 
   if (context.options.legacy === "stateless") {
     if (isRequest(message)) {
+      // Without a session, a caller that drops its connection still cancels its request. Event
+      // ids must be unique "with that specific client, if session management is not in use"
+      // (transports, "Resumability and Redelivery"), and this gateway cannot tell one client from
+      // another here: its stream cannot be resumed, and no GET stream could carry what the child
+      // asks. Nothing of the request could reach its caller any more, so running it on would only
+      // hold a slot of the shared pool until its timeout.
       await forwardRequest(context, response, message, reply(), plan("legacy", { relay: async () => context.poolFor("legacy", post.principal) }));
       return;
     }
@@ -154,6 +164,8 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
 
   // Session mode.
   if (verdict.sessionId === undefined) {
+    // An initialize whose caller leaves is cancelled, and its session ended: the caller never
+    // learned the session's id, so nobody could use it or resume its stream.
     if (isRequest(message) && message.method === "initialize") {
       await openSession(context, response, message, reply(), post, plan);
       return;
@@ -171,13 +183,17 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
   const child = session.child!;
   if (isRequest(message)) {
     session.inFlight++;
+    // Its reply stream, if it becomes one, can be resumed: the session tells this caller apart.
+    const primed = headerValue(request, "mcp-protocol-version") === PRIMED_REVISION;
+    const resumableReply = new RequestReply(response, { sse, resumable: { streams: session.requestStreams, primed } }, post.headers);
     await forwardRequest(
       context,
       response,
       message,
-      reply(),
+      resumableReply,
       plan("legacy", {
         sessionId: session.id,
+        outlivesCaller: true,
         relay: async () => child,
         // A request of the child that the caller's JSON reply cannot carry goes to the GET stream.
         undeliverable: (m) => {

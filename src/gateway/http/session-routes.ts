@@ -1,13 +1,16 @@
 /**
  * GET and DELETE on the MCP endpoint, which only legacy sessions have (transports, "Listening for
- * Messages from the Server", "Session Management"): GET opens the session's stream for what its
- * child says outside any request, resumed from `Last-Event-ID`; DELETE ends the session and stops
- * its child. Without a session (2026-07-28 callers, stateless mode) both are 405; an unknown or
- * dead session is 404, so the caller initializes again.
+ * Messages from the Server", "Session Management", "Resumability and Redelivery"): GET opens the
+ * session's stream for what its child says outside any request, resumed from `Last-Event-ID`, or,
+ * when `Last-Event-ID` names the stream of a POSTed request, resumes that stream (its events
+ * after the id, then live until the answer); DELETE ends the session and stops its child. Without
+ * a session (2026-07-28 callers, stateless mode) both are 405; an unknown or dead session is 404,
+ * so the caller initializes again.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Principal } from "../gateway-options.js";
 import type { LegacySession } from "../sessions/legacy-session.js";
+import { namesRequestStream, type ResumePoint } from "../sessions/request-streams.js";
 import { headerValue } from "./era-of-request.js";
 import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
 import type { FrontContext } from "./front-context.js";
@@ -45,18 +48,39 @@ export function handleGet(context: FrontContext, request: IncomingMessage, respo
   const session = sessionOf(context, request, response, route);
   if (session === undefined) return;
   context.sessions.touch(session);
+  const lastEventId = headerValue(request, "last-event-id");
+  const resumed = lastEventId !== undefined && namesRequestStream(lastEventId) ? session.requestStreams.find(lastEventId) : undefined;
+  if (resumed !== undefined && "refused" in resumed) {
+    const [status, words] = RESUME_REFUSALS[resumed.refused];
+    context.telemetry.rejected("bad_request", status, route.requestId);
+    writeJson(response, status, jsonRpcError(null, -32000, words), route.headers);
+    return;
+  }
   const stream = new SseWriter(response);
   stream.open(200, { ...route.headers, "Mcp-Session-Id": session.id });
-  session.attachStream(stream, headerValue(request, "last-event-id"));
+  if (resumed === undefined) session.attachStream(stream, lastEventId);
+  else resumed.stream.connect(stream, resumed.after);
   const keepAlive = setInterval(() => {
     if (!stream.keepAlive()) clearInterval(keepAlive);
   }, KEEP_ALIVE_MS);
   keepAlive.unref();
   response.once("close", () => {
     clearInterval(keepAlive);
-    session.detachStream(stream);
+    if (resumed === undefined) session.detachStream(stream);
+    else resumed.stream.disconnect(stream, response.writableFinished);
   });
 }
+
+/**
+ * Why a request's stream cannot be resumed, as the caller is told: 409 while a connection carries
+ * it (a message goes on one stream only), 400 for an id it cannot resume from. Either way the
+ * caller learns at once that the rest will not come, rather than wait on a stream with a hole.
+ */
+const RESUME_REFUSALS: Record<Extract<ResumePoint, { refused: string }>["refused"], [number, string]> = {
+  connected: [409, "Conflict: the stream this Last-Event-ID names is open on another connection"],
+  dropped: [400, "the events after this Last-Event-ID are no longer kept (at most maxStoredEvents per session): the stream cannot be resumed"],
+  unknown: [400, "this Last-Event-ID names no stream of the session that can be resumed: the id was never sent, or the stream's answer went out in full"],
+};
 
 export async function handleDelete(context: FrontContext, request: IncomingMessage, response: ServerResponse, route: SessionRouteRequest): Promise<void> {
   const session = sessionOf(context, request, response, route);

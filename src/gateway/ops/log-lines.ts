@@ -57,6 +57,7 @@ export class GatewayLog {
       session: typeof report.sessionId === "string" ? this.hashSession(report.sessionId) : undefined,
       principal: typeof report.principal === "string" ? bounded(report.principal) : undefined,
       childPid: finiteNumber(report.childPid),
+      caller: report.caller === "resumed" || report.caller === "gone" ? report.caller : undefined,
     });
   }
 

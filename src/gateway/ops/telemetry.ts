@@ -42,6 +42,12 @@ export interface RequestReport {
   sessionId?: string;
   principal?: string;
   childPid?: number;
+  /**
+   * Set when the caller's connection closed before the answer and the request ran on (a legacy
+   * session): `resumed`, the answer went out on a stream the caller resumed; `gone`, no
+   * connection was there for it (it stays kept for a resumption, if its stream had ids).
+   */
+  caller?: "resumed" | "gone";
 }
 
 /** A line a child wrote on its stderr: the server's own words, as it wrote them. */

@@ -1,9 +1,12 @@
 /**
  * The events of one session's GET stream, kept for `Last-Event-ID` (transports, "Resumability and
  * Redelivery"): at most `max`, the oldest dropped first, so a caller that never comes back costs a
- * bounded amount. Ids are the event's sequence number in the session, unique across its streams
- * because only the GET stream carries ids. An event sent while no stream is open is kept and
- * sent when one opens, so a server's request made between two GETs is not lost.
+ * bounded amount. Ids are the event's sequence number in the session: plain numbers, unique
+ * across its streams because the request streams' ids have a shape of their own
+ * (`r<stream>-<event>`, request-streams.ts). An id of neither shape, or one whose events were
+ * dropped, resumes from what is still kept: the GET stream never ends, and what it lost is lost
+ * either way. An event sent while no stream is open is kept and sent when one opens, so a
+ * server's request made between two GETs is not lost.
  */
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 

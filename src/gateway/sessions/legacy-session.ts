@@ -1,14 +1,16 @@
 /**
  * One legacy session (revisions 2025-03-26 to 2025-11-25 over Streamable HTTP): its id, the
- * principal that opened it, its own child, and its GET stream for what the child says outside any
- * request, with the events kept for `Last-Event-ID`. Only the caller that opened a session may
- * use it: its id alone is not enough.
+ * principal that opened it, its own child, its GET stream for what the child says outside any
+ * request, with the events kept for `Last-Event-ID`, and the reply streams of its requests, kept
+ * the same way (request-streams.ts). Only the caller that opened a session may use it: its id
+ * alone is not enough.
  */
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { Principal } from "../gateway-options.js";
 import type { ChildExitCause } from "../ops/telemetry.js";
 import type { SseWriter } from "../http/sse-writer.js";
 import { EventStore } from "./event-store.js";
+import { RequestStreams } from "./request-streams.js";
 import type { SessionChild } from "./session-child.js";
 
 export class LegacySession {
@@ -22,6 +24,8 @@ export class LegacySession {
   inFlight = 0;
   /** Ended: by DELETE, idle, its child's death, or the gateway closing. */
   ended = false;
+  /** The SSE replies of its POSTed requests, resumable with GET and `Last-Event-ID`. */
+  readonly requestStreams: RequestStreams;
   private stream: SseWriter | undefined;
   private readonly events: EventStore;
 
@@ -31,6 +35,7 @@ export class LegacySession {
     maxStoredEvents: number,
   ) {
     this.events = new EventStore(maxStoredEvents);
+    this.requestStreams = new RequestStreams(maxStoredEvents);
   }
 
   /** The caller is the one that opened the session. */
@@ -61,16 +66,23 @@ export class LegacySession {
     if (this.stream?.send(message, id)) this.events.markDelivered(id);
   }
 
+  /** Ends the GET stream and every connection carrying a request's stream (the front is closing). */
   endStream(): void {
     this.stream?.end();
     this.stream = undefined;
+    this.requestStreams.endConnections();
   }
 
-  /** Ends the stream; the child is stopped by the caller of this (the store), which awaits it. */
+  /**
+   * Ends the streams and stops the child; the caller of this (the store) awaits it. The requests
+   * still running fail as the child goes, and their answers reach any stream that carries them;
+   * then the request streams are dropped, with what they kept.
+   */
   end(cause: ChildExitCause): Promise<void> {
     this.ended = true;
     this.stream?.end();
     this.stream = undefined;
-    return this.child?.close(cause) ?? Promise.resolve();
+    const stopped = this.child?.close(cause) ?? Promise.resolve();
+    return stopped.finally(() => this.requestStreams.close());
   }
 }

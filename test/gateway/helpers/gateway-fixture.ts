@@ -15,6 +15,8 @@ export const MODERN_TARGET: GatewayTarget = { command: process.execPath, args: [
 export const EVERYTHING_TARGET: GatewayTarget = { command: process.execPath, args: [path("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"] };
 /** @modelcontextprotocol/server-memory over stdio (legacy era), its file from `MEMORY_FILE_PATH`. */
 export const MEMORY_ENTRY = path("../../../node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+/** The echoing server of the children's tests (test/fixtures/stdio-gateway-echo.mjs), both eras: `hold` and `release`, `cancels`, `progress`... */
+export const ECHO_TARGET: GatewayTarget = { command: process.execPath, args: [path("../../fixtures/stdio-gateway-echo.mjs")] };
 /** A small legacy server in plain JavaScript (starts in milliseconds): `echo`, `sleep` (never answers), `exit`. */
 export const MINI_TARGET: GatewayTarget = { command: process.execPath, args: [path("../../fixtures/stdio-exits-mid-call.mjs")] };
 

@@ -139,6 +139,18 @@ describe("the gateway's log lines", () => {
     expect(telemetry.metricsText()).toMatch(/^mcpwire_gateway_child_stderr_dropped_total 1230$/m);
   });
 
+  it("says whether a request's caller left before its answer, in one of two words and nothing else", () => {
+    const { telemetry, parsed } = capture();
+    const report = { requestId: "r", era: "legacy", method: "tools/call", outcome: "ok", status: 200, durationMs: 1 } as const;
+    telemetry.requestDone({ ...report, caller: "resumed" });
+    telemetry.requestDone({ ...report, caller: "gone" });
+    telemetry.requestDone({ ...report, caller: SECRETS.cookie } as unknown as RequestReport);
+    telemetry.requestDone(report);
+    expect(parsed().map((line) => line.caller)).toEqual(["resumed", "gone", undefined, undefined]);
+    // The metrics count the outcome alone: the label set stays as it was.
+    expect(telemetry.metrics.requests.get({ era: "legacy", method: "tools/call", outcome: "ok" })).toBe(4);
+  });
+
   it("stamps each line with the clock it is given, as ISO 8601", () => {
     const lines: string[] = [];
     const telemetry = createGatewayTelemetry({ log: (line) => lines.push(line), processMetrics: false, now: () => new Date(Date.UTC(2026, 11, 1, 19, 0, 0)) });
