@@ -72,12 +72,11 @@ export function handleGet(context: FrontContext, request: IncomingMessage, respo
 }
 
 /**
- * Why a request's stream cannot be resumed, as the caller is told: 409 while a connection carries
- * it (a message goes on one stream only), 400 for an id it cannot resume from. Either way the
- * caller learns at once that the rest will not come, rather than wait on a stream with a hole.
+ * Why a request's stream cannot be resumed, as the caller is told: 400 for an id it cannot resume
+ * from, so the caller learns at once that the rest will not come, rather than wait on a stream
+ * with a hole. A stream a connection still carries is taken from it (request-streams.ts).
  */
 const RESUME_REFUSALS: Record<Extract<ResumePoint, { refused: string }>["refused"], [number, string]> = {
-  connected: [409, "Conflict: the stream this Last-Event-ID names is open on another connection"],
   dropped: [400, "the events after this Last-Event-ID are no longer kept (at most maxStoredEvents per session): the stream cannot be resumed"],
   unknown: [400, "this Last-Event-ID names no stream of the session that can be resumed: the id was never sent, or the stream's answer went out in full"],
 };

@@ -37,10 +37,9 @@ function eventId(stream: number, index: number): string {
 /**
  * What a `Last-Event-ID` finds: the stream and the place to resume after, or why not:
  * `unknown` (no stream of this session has sent that id, or the stream was answered and is
- * forgotten), `dropped` (events after it are no longer kept), `connected` (a connection carries
- * the stream now).
+ * forgotten), or `dropped` (events after it are no longer kept).
  */
-export type ResumePoint = { stream: RequestStream; after: number } | { refused: "unknown" | "dropped" | "connected" };
+export type ResumePoint = { stream: RequestStream; after: number } | { refused: "unknown" | "dropped" };
 
 interface KeptEvent {
   stream: RequestStream;
@@ -71,7 +70,6 @@ export class RequestStreams {
     const after = Number(match?.[2]);
     if (stream === undefined || after >= stream.sent) return { refused: "unknown" };
     if (stream.droppedThrough > after) return { refused: "dropped" };
-    if (stream.connected) return { refused: "connected" };
     return { stream, after };
   }
 
@@ -155,7 +153,12 @@ export class RequestStream {
    * it, which is sent the events after `after`, and ends at once if the answer was among them.
    */
   connect(writer: SseWriter, after = this.nextIndex - 1): void {
+    // A resume takes the stream from the connection that carried it, which is ended: its caller
+    // reads it no longer (it resumed), though the gateway may not have seen it close (a
+    // half-open connection), and a message goes on one connection only.
+    const previous = this.connection;
     this.connection = writer;
+    if (previous !== undefined && previous !== writer) previous.end();
     for (const event of this.events) {
       if (event.index > after && !writer.send(event.message, eventId(this.key, event.index))) return;
     }

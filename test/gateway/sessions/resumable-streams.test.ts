@@ -196,7 +196,7 @@ describe("a legacy session's dropped request stream", () => {
     expect(messages(resumed).at(-1)).toMatchObject({ id: 7, result: { tag: "c" } });
   }, 60_000);
 
-  it("refuses a resume it cannot serve: 409 while a connection carries the stream, 400 for an id no stream holds or whose events were dropped", async () => {
+  it("a resume takes the stream from a connection that still carries it; refuses with 400 an id no stream holds or whose events were dropped", async () => {
     const running = own(await startGateway({ target: ECHO_TARGET, poolMin: 0, maxStoredEvents: 2 }));
     const session = await openSession(running.port);
     const resume = (lastEventId: string) => openEventStream(running.port, { ...session.headers, "last-event-id": lastEventId });
@@ -206,23 +206,26 @@ describe("a legacy session's dropped request stream", () => {
     await unknown.ended;
     expect(JSON.parse(unknown.text())).toMatchObject({ id: null, error: { code: -32000, message: expect.stringMatching(/no stream of the session/) } });
 
-    // Open on its POST: a second connection for it is a conflict.
+    // Still open on its POST (as a half-open connection would look): the resume takes it, and the
+    // POST's connection is ended without the answer.
     const post = await heldStream(running, session, 7, "d", 1, 1);
-    const conflict = await resume(post.events[0]!.id!);
-    expect(conflict.status).toBe(409);
-    await conflict.ended;
-    await drop(running, post);
-    // Resumed once, its resumption open: the same.
-    const resumed = await resume(post.events[0]!.id!);
-    expect(resumed.status).toBe(200);
+    const first = await resume(post.events[0]!.id!);
+    expect(first.status).toBe(200);
+    await post.ended;
+    await expect.poll(() => callerLeft(running), { timeout: 20_000 }).toBe(true);
+    expect(messages(post).some((message) => "result" in message)).toBe(false);
+    // Taken again from the first resume: only the last connection gets the rest, once.
     const second = await resume(post.events[0]!.id!);
-    expect(second.status).toBe(409);
-    await second.ended;
+    expect(second.status).toBe(200);
+    await first.ended;
     expect(await call(running.port, session, 8, "release", { tag: "d" })).toMatchObject({ result: { released: true } });
-    await resumed.ended;
-    expect(messages(resumed).at(-1)).toMatchObject({ id: 7, result: { tag: "d" } });
+    await second.ended;
+    expect(messages(first).some((message) => "result" in message)).toBe(false);
+    expect(progressOf(second)).toEqual([2]);
+    expect(messages(second).filter((message) => "result" in message)).toEqual([{ jsonrpc: "2.0", id: 7, result: expect.objectContaining({ tag: "d" }) }]);
     // Its answer went out in full: the stream is done with.
     await expect.poll(async () => (await resume(post.events[0]!.id!)).status, { timeout: 20_000 }).toBe(400);
+    expect(await cancelsAtChild(running.port, session)).toEqual([]);
 
     // Five events said while the caller is away, two kept: the resume from before them would miss three.
     const evicted = await heldStream(running, session, 9, "e", 1, 4);
