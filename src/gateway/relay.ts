@@ -8,7 +8,7 @@
  * Nothing here rebuilds a server object: messages pass as they are (a request's `_meta`, a
  * session's `initialize`, `requestState`), except the ids and tokens the relay owns.
  */
-import type { McpTransportError } from "../errors.js";
+import { McpTransportError } from "../errors.js";
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
 
 /** Where the traffic of one forwarded request goes, in the caller's own ids and tokens. */
@@ -43,4 +43,23 @@ export interface Relay {
   notification(message: JsonRpcNotification): void;
   /** The caller's answer to a request the child sent it (legacy session mode). */
   response(message: JsonRpcResponse): void;
+}
+
+/** The failures made by `cancelledByCaller`, so the front counts them as cancelled, not as errors. */
+const cancellations = new WeakSet<McpTransportError>();
+
+/**
+ * What a relay hands `RequestSink.failed` for a request its caller cancelled with
+ * `notifications/cancelled` (the child was told): DISCONNECTED, which the front reports with the
+ * outcome `cancelled`.
+ */
+export function cancelledByCaller(method: string): McpTransportError {
+  const error = new McpTransportError("DISCONNECTED", `${method} was cancelled by its caller`, { method });
+  cancellations.add(error);
+  return error;
+}
+
+/** Whether `error` is a caller's own cancellation (`cancelledByCaller`). */
+export function isCancelledByCaller(error: McpTransportError): boolean {
+  return cancellations.has(error);
 }

@@ -59,7 +59,7 @@ import { Method, Notification } from "../../protocol/methods.js";
 import { ModernMethod } from "../../protocol/modern.js";
 import { abortReason } from "../../util/abort.js";
 import type { GatewayTelemetry } from "../ops/telemetry.js";
-import type { Relay, RequestSink } from "../relay.js";
+import { cancelledByCaller, type Relay, type RequestSink } from "../relay.js";
 import type { ChildCommand, ChildStopTimings } from "./child-command.js";
 import { describeValue } from "../../util/whole-number.js";
 import { checkChildLimits, checkChildStderr, checkCommand, checkCount, checkNames } from "./check-options.js";
@@ -466,7 +466,7 @@ export class ChildPool implements Relay {
     const requestId = message.params?.requestId;
     const entry = this.queue.find((queued) => queued.scope === scope && queued.message.id === requestId);
     if (!entry || !this.unqueue(entry)) return false;
-    entry.sink.failed(new McpTransportError("DISCONNECTED", `${entry.message.method} was cancelled by its caller`, { method: entry.message.method }));
+    entry.sink.failed(cancelledByCaller(entry.message.method));
     return true;
   }
 

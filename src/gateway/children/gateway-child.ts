@@ -39,7 +39,7 @@ import { DEFAULT_LIMITS } from "../../transport/limits.js";
 import type { ConnectionEnding, McpConnection } from "../../transport/transport.js";
 import { abortReason } from "../../util/abort.js";
 import type { ChildExitCause, GatewayTelemetry } from "../ops/telemetry.js";
-import type { RequestSink } from "../relay.js";
+import { cancelledByCaller, type RequestSink } from "../relay.js";
 import { transportFor, type ChildCommand, type ChildStopTimings } from "./child-command.js";
 import { childStarted, childStopped } from "./running-children.js";
 import { ChildStderrLog, type ChildStderrSource } from "./child-stderr.js";
@@ -239,7 +239,7 @@ export class GatewayChild {
     this.forwarded.take(entry.childId);
     this.connection?.abandon(entry.childId);
     this.sendBestEffort(withParam(message, "requestId", entry.childId));
-    entry.sink.failed(new McpTransportError("DISCONNECTED", `${entry.method} was cancelled by its caller`, { method: entry.method }));
+    entry.sink.failed(cancelledByCaller(entry.method));
     return true;
   }
 

@@ -6,6 +6,7 @@
 import type { McpFailureReason, McpTransportError } from "../../errors.js";
 import { JSONRPC_INTERNAL_ERROR, type JsonRpcFailure, type RequestId } from "../../protocol/jsonrpc.js";
 import type { RequestOutcome } from "../ops/telemetry.js";
+import { isCancelledByCaller } from "../relay.js";
 
 /** The JSON-RPC code of a request the gateway gave up on for its deadline (the implementation-defined range). */
 export const GATEWAY_TIMEOUT_CODE = -32001;
@@ -32,5 +33,6 @@ export function failureAnswer(id: RequestId, error: McpTransportError): JsonRpcF
 }
 
 export function outcomeOf(error: McpTransportError): RequestOutcome {
+  if (isCancelledByCaller(error)) return "cancelled";
   return error.reason === "TIMEOUT" ? "timeout" : "error";
 }
