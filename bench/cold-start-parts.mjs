@@ -1,7 +1,7 @@
 // Where mcpwire's first connect + list over stdio goes: `node bench/cold-start-parts.mjs [rounds]`
 // (after `npm run build`). Each part in a fresh process, the parts alternating, medians (min-max):
 //
-// - schemas: `loadSchemas()` alone (zod and the result schemas built with it);
+// - schemas: `loadSchemas()` alone (valita and the result schemas built with it);
 // - server boot: the bench's minimal server spawned with a minimal environment (as every client
 //   does) until it answers its first request, with no client library loaded;
 // - connect + list, schemas loaded first: mcpwire's connect and first tools/list once the schemas

@@ -4,11 +4,11 @@
  * `notify()` for methods without a typed call. The connection itself (opening, the era,
  * reconnection) is owned by `ServerConnection`.
  */
-import type { z } from "zod";
 import { McpTransportError } from "../errors.js";
 import { Method, Notification } from "../protocol/methods.js";
 import type { DiscoverResult } from "../protocol/modern.js";
 import { schemas, type Schemas } from "../protocol/schema-registry.js";
+import type { Infer, Type } from "../protocol/valita.js";
 import type {
   CallToolResult,
   CompleteResult,
@@ -44,7 +44,7 @@ import { ToolTasks, type StartToolTaskOptions } from "./tasks/tool-tasks.js";
 import { ToolCatalog } from "./tool-catalog.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
-import { isStandardSchema, parseResult, parseWithSchema, type StandardSchemaV1 } from "./validate.js";
+import { isStandardSchema, matching, parseResult, parseWithSchema, type StandardSchemaV1 } from "./validate.js";
 
 export { CLIENT_OPTION_NAMES, type ClientOptions };
 
@@ -430,16 +430,16 @@ export class McpClient {
   /** `notifications/resources/updated` for a subscribed resource; malformed notices are dropped. */
   onResourceUpdated(listener: (update: { uri: string }) => void): () => void {
     return this.onNotification(Notification.resourceUpdated, (params) => {
-      const parsed = schemas().ResourceUpdatedParamsSchema.safeParse(params);
-      if (parsed.success) listener(parsed.data);
+      const update = matching(schemas().ResourceUpdatedParamsSchema, params);
+      if (update !== undefined) listener(update);
     });
   }
 
   /** `notifications/message` log entries; malformed entries are dropped. */
   onLoggingMessage(listener: (entry: LoggingMessageParams) => void): () => void {
     return this.onNotification(Notification.message, (params) => {
-      const parsed = schemas().LoggingMessageParamsSchema.safeParse(params);
-      if (parsed.success) listener(parsed.data);
+      const entry = matching(schemas().LoggingMessageParamsSchema, params);
+      if (entry !== undefined) listener(entry);
     });
   }
 
@@ -568,9 +568,9 @@ export class McpClient {
     schema: K,
     label: string,
     options: CallOptions,
-  ): Promise<z.output<Schemas[K]>> {
+  ): Promise<Infer<Schemas[K]>> {
     const raw = await this.send(method, params, { ...options, label });
-    return parseResult(schemas()[schema] as z.ZodType, raw, label, this.connection.session.description) as z.output<Schemas[K]>;
+    return parseResult(schemas()[schema] as Type, raw, label, this.connection.session.description) as Infer<Schemas[K]>;
   }
 
   /**

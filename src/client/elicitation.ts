@@ -14,6 +14,7 @@
  */
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS } from "../protocol/jsonrpc.js";
 import { schemas } from "../protocol/schema-registry.js";
+import { matching } from "./validate.js";
 import type { ElicitFormParams, ElicitResult, ElicitUrlParams } from "../protocol/schemas.js";
 import { applyElicitationDefaults } from "./elicitation-defaults.js";
 import { ElicitationCompletions } from "./elicitation-completions.js";
@@ -100,9 +101,8 @@ export function elicitationCapability(option: ElicitationHandler | ElicitationHa
 export function elicitationAnswerer(option: ElicitationHandler | ElicitationHandlers, completions?: ElicitationCompletions): PreparedHandler {
   const modes = elicitationModes(option);
   return (params) => {
-    const parsed = schemas().ElicitParamsSchema.safeParse(params);
-    if (!parsed.success) throw handlerError(JSONRPC_INVALID_PARAMS, "Invalid params for elicitation");
-    const request = parsed.data;
+    const request = matching(schemas().ElicitParamsSchema, params);
+    if (request === undefined) throw handlerError(JSONRPC_INVALID_PARAMS, "Invalid params for elicitation");
     if (request.mode === "url") {
       const handler = modes.url;
       if (!handler) throw handlerError(JSONRPC_INVALID_PARAMS, "This client did not declare URL mode elicitation");
@@ -117,9 +117,9 @@ export function elicitationAnswerer(option: ElicitationHandler | ElicitationHand
     const form = modes.form;
     if (!form) throw handlerError(JSONRPC_INVALID_PARAMS, "This client did not declare form mode elicitation");
     return async (signal) => {
-      const answer = schemas().ElicitResultSchema.safeParse(await form({ params: request, signal }));
-      if (!answer.success) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's elicitation handler returned an invalid result");
-      return applyElicitationDefaults(request, answer.data);
+      const answer = matching(schemas().ElicitResultSchema, await form({ params: request, signal }));
+      if (answer === undefined) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's elicitation handler returned an invalid result");
+      return applyElicitationDefaults(request, answer);
     };
   };
 }
@@ -141,6 +141,6 @@ export async function runUrlElicitation(
 ): Promise<UrlElicitationResult | undefined> {
   const request: UrlElicitationRequest = { params, ...checkedUrl, signal, completed: completions.expect(params.elicitationId, signal) };
   if (requiredBy !== undefined) request.requiredBy = requiredBy;
-  const answer = schemas().ElicitResultSchema.safeParse(await handler(request));
-  return answer.success && answer.data.content === undefined ? (answer.data as UrlElicitationResult) : undefined;
+  const answer = matching(schemas().ElicitResultSchema, await handler(request));
+  return answer !== undefined && answer.content === undefined ? (answer as UrlElicitationResult) : undefined;
 }

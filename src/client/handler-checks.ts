@@ -3,7 +3,7 @@
  * handler sees them (-32602 otherwise), and the handler's answer before the server sees it
  * (-32603 otherwise). The messages are ours and name no internals of the client.
  */
-import type { z } from "zod";
+import type { Infer, Type } from "../protocol/valita.js";
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS } from "../protocol/jsonrpc.js";
 import type { HandlerError, ServerRequestContext } from "../session/session.js";
 
@@ -29,24 +29,24 @@ export interface HandlerChecks<P, R> {
   result?: (result: R, params: P) => boolean;
 }
 
-export function checked<P extends z.ZodType, R extends z.ZodType>(
+export function checked<P extends Type, R extends Type>(
   paramsSchema: () => P,
   resultSchema: () => R,
   name: string,
-  handle: (params: z.output<P>, signal: AbortSignal) => Promise<z.input<R>> | z.input<R>,
-  checks: HandlerChecks<z.output<P>, z.output<R>> = {},
+  handle: (params: Infer<P>, signal: AbortSignal) => Promise<Infer<R>> | Infer<R>,
+  checks: HandlerChecks<Infer<P>, Infer<R>> = {},
 ): PreparedHandler {
   return (params) => {
-    const input = paramsSchema().safeParse(params);
-    if (!input.success) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
-    const invalid = checks.params?.(input.data);
+    const input = paramsSchema().try(params);
+    if (!input.ok) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
+    const invalid = checks.params?.(input.value as Infer<P>);
     if (invalid !== undefined) throw handlerError(JSONRPC_INVALID_PARAMS, invalid);
     return async (signal) => {
-      const output = resultSchema().safeParse(await handle(input.data, signal));
-      if (!output.success || (checks.result && !checks.result(output.data, input.data))) {
+      const output = resultSchema().try(await handle(input.value as Infer<P>, signal));
+      if (!output.ok || (checks.result && !checks.result(output.value as Infer<R>, input.value as Infer<P>))) {
         throw handlerError(JSONRPC_INTERNAL_ERROR, `The client's ${name} handler returned an invalid result`);
       }
-      return output.data as Record<string, unknown>;
+      return output.value as Record<string, unknown>;
     };
   };
 }

@@ -10,6 +10,7 @@
 import { JSONRPC_INTERNAL_ERROR } from "../protocol/jsonrpc.js";
 import { Method } from "../protocol/methods.js";
 import { schemas } from "../protocol/schema-registry.js";
+import { matching } from "./validate.js";
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -113,9 +114,9 @@ function preparedHandlerFor(handlers: ClientHandlers, method: string, context: H
   if (method === Method.rootsList && roots) {
     const list = typeof roots === "function" ? roots : () => roots;
     return () => async (signal) => {
-      const parsed = schemas().RootSchema.array().safeParse(await list({ signal }));
-      if (!parsed.success) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned an invalid list");
-      return { roots: parsed.data };
+      const parsed = matching(schemas().RootListSchema, await list({ signal }));
+      if (parsed === undefined) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned an invalid list");
+      return { roots: parsed };
     };
   }
   return undefined;

@@ -29,7 +29,7 @@ import type { ClientCapabilities, ClientHandlers } from "./handlers.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, answerInputRequests, retryParams } from "./input-rounds.js";
 import { headerParamsOf, modernHeaders, type HeaderParam } from "./modern-headers.js";
 import { ResultCache } from "./result-cache.js";
-import { parseResult } from "./validate.js";
+import { matching, parseResult } from "./validate.js";
 
 /** Methods of the legacy era that revision 2026-07-28 removed, and what replaces each. */
 const LEGACY_ONLY: ReadonlyMap<string, string> = new Map([
@@ -278,8 +278,8 @@ export class ModernEra implements ProtocolEra {
   /** Turns the modern errors nobody recovered from into messages that say what to do. */
   private explain(error: McpTransportError, label: string, session: TransportSession): McpTransportError {
     if (error.code === MISSING_REQUIRED_CLIENT_CAPABILITY) {
-      const data = schemas().MissingCapabilityDataSchema.safeParse(error.serverData);
-      const required = data.success ? Object.keys(data.data.requiredCapabilities) : [];
+      const data = matching(schemas().MissingCapabilityDataSchema, error.serverData);
+      const required = data !== undefined ? Object.keys(data.requiredCapabilities) : [];
       return error.with(
         {},
         `${label} needs client capabilities this client did not declare` +
@@ -338,13 +338,12 @@ export class ModernEra implements ProtocolEra {
 
   private noteServerInfo(result: Record<string, unknown>): void {
     const meta = result._meta as Record<string, unknown> | undefined;
-    const info = schemas().ImplementationSchema.safeParse(meta?.[MetaKey.serverInfo]);
-    if (info.success) this.latestServerInfo = info.data;
+    const info = matching(schemas().ImplementationSchema, meta?.[MetaKey.serverInfo]);
+    if (info !== undefined) this.latestServerInfo = info;
   }
 }
 
 /** The revisions a -32022 error's data says the server supports (none when the data is malformed). */
 function offeredRevisions(error: McpTransportError): string[] {
-  const data = schemas().UnsupportedVersionDataSchema.safeParse(error.serverData);
-  return data.success ? data.data.supported : [];
+  return matching(schemas().UnsupportedVersionDataSchema, error.serverData)?.supported ?? [];
 }

@@ -13,6 +13,7 @@
 import { McpTransportError } from "../errors.js";
 import { URL_ELICITATION_REQUIRED } from "../protocol/error-codes.js";
 import { schemas } from "../protocol/schema-registry.js";
+import { matching } from "./validate.js";
 import { abortReason } from "../util/abort.js";
 import type { ElicitationCompletions } from "./elicitation-completions.js";
 import { checkElicitationUrl } from "./elicitation-url.js";
@@ -60,8 +61,8 @@ export async function afterUrlElicitations<T>(error: McpTransportError, attempt:
 async function runRequiredElicitations(error: McpTransportError, context: UrlElicitationContext): Promise<void> {
   const { label, handler } = context;
   const where = context.where();
-  const data = schemas().UrlElicitationRequiredDataSchema.safeParse(error.serverData);
-  if (!data.success) {
+  const data = matching(schemas().UrlElicitationRequiredDataSchema, error.serverData);
+  if (data === undefined) {
     throw required(error, `${label}: the server answered -32042 (URL elicitation required) without a valid list of URL elicitations (${where})`);
   }
   if (!handler) {
@@ -80,7 +81,7 @@ async function runRequiredElicitations(error: McpTransportError, context: UrlEli
       : new McpTransportError("DISCONNECTED", `${label}: the client was closed during a URL elicitation the server requires (${where})`, {
           method: context.method,
         });
-  for (const params of data.data.elicitations) {
+  for (const params of data.elicitations) {
     if (signal.aborted) throw stopped();
     const url = checkElicitationUrl(params.url);
     if ("refused" in url) throw required(error, `${label}: the server requires a URL elicitation that was not shown: ${url.refused} (${where})`);

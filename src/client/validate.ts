@@ -1,16 +1,44 @@
 /** Checks a result against its schema: a typed value, or a PROTOCOL failure that names the field. */
-import type { z } from "zod";
+import type { Infer, Issue, Type } from "../protocol/valita.js";
 import { McpTransportError } from "../errors.js";
 
-export function parseResult<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  label: string,
-  where: string,
-): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  return failInvalid(label, where, "the MCP schema", parsed.error.issues, parsed.error);
+export function parseResult<S extends Type>(schema: S, value: unknown, label: string, where: string): Infer<S> {
+  const parsed = schema.try(value);
+  if (parsed.ok) return parsed.value as Infer<S>;
+  return failInvalid(label, where, "the MCP schema", parsed.issues.map(asStandardIssue), parsed.issues);
+}
+
+/** `value` checked against one of the MCP schemas: the typed value, or undefined when it does not match. */
+export function matching<S extends Type>(schema: S, value: unknown): Infer<S> | undefined {
+  const parsed = schema.try(value);
+  return parsed.ok ? (parsed.value as Infer<S>) : undefined;
+}
+
+/**
+ * A schema issue in our words: what the schema expects (a type, one of our literals, a rule of
+ * the method), never the value the server sent.
+ */
+function asStandardIssue(issue: Issue): StandardIssue {
+  return { message: expectation(issue), path: issue.path };
+}
+
+function expectation(issue: Issue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return `expected ${issue.expected.join(" or ")}`;
+    case "invalid_literal":
+      return `expected ${issue.expected.map((literal) => JSON.stringify(literal)).join(" or ")}`;
+    case "missing_value":
+      return "missing";
+    case "invalid_union":
+      return "matches none of the forms it may take";
+    case "invalid_length":
+      return issue.maxLength === undefined ? `expected at least ${issue.minLength} items` : `expected ${issue.minLength} to ${issue.maxLength} items`;
+    case "unrecognized_keys":
+      return "has fields it may not have";
+    case "custom_error":
+      return issue.message ?? "invalid";
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { schemas } from "../../protocol/schema-registry.js";
 import { TaskMethod, TaskNotification, type ExtensionGetTaskResult } from "../../protocol/tasks.js";
 import type { EraName } from "../era.js";
 import { answerInputRequests } from "../input-rounds.js";
-import { parseResult } from "../validate.js";
+import { matching, parseResult } from "../validate.js";
 import { taskFailed, taskUnsupported } from "./task-errors.js";
 import { fromExtensionTask } from "./task-state.js";
 import type { AnswerContext, TaskHost, TaskRequestOptions, TaskSnapshot, TaskWire } from "./task-wire.js";
@@ -40,8 +40,8 @@ export class ExtensionTaskWire implements TaskWire {
   }
 
   notified(params: Record<string, unknown>): TaskSnapshot | undefined {
-    const parsed = schemas().ExtensionTaskNotificationParamsSchema.safeParse(params);
-    return parsed.success ? snapshotOf(parsed.data) : undefined;
+    const task = matching(schemas().ExtensionTaskNotificationParamsSchema, params);
+    return task !== undefined ? snapshotOf(task) : undefined;
   }
 
   async answer(taskId: string, snapshot: TaskSnapshot, context: AnswerContext): Promise<undefined> {

@@ -8,7 +8,7 @@
 import { schemas } from "../../protocol/schema-registry.js";
 import { TaskMethod, TaskNotification, type ServerTasksCapability } from "../../protocol/tasks.js";
 import type { EraName } from "../era.js";
-import { parseResult } from "../validate.js";
+import { matching, parseResult } from "../validate.js";
 import { taskUnsupported } from "./task-errors.js";
 import { fromLegacyTask } from "./task-state.js";
 import type { AnswerContext, TaskHost, TaskRequestOptions, TaskSnapshot, TaskWire } from "./task-wire.js";
@@ -21,8 +21,7 @@ export class LegacyTaskWire implements TaskWire {
 
   /** The server's `capabilities.tasks`, when it declares a readable one. */
   get capability(): ServerTasksCapability | undefined {
-    const parsed = schemas().ServerTasksCapabilitySchema.safeParse(this.host.era.serverCapabilities.tasks);
-    return parsed.success ? parsed.data : undefined;
+    return matching(schemas().ServerTasksCapabilitySchema, this.host.era.serverCapabilities.tasks);
   }
 
   /** Whether the server runs `tools/call` as a task (`tasks.requests.tools.call`). */
@@ -55,8 +54,8 @@ export class LegacyTaskWire implements TaskWire {
   }
 
   notified(params: Record<string, unknown>): TaskSnapshot | undefined {
-    const parsed = schemas().TaskStatusNotificationParamsSchema.safeParse(params);
-    return parsed.success ? { state: fromLegacyTask(parsed.data) } : undefined;
+    const task = matching(schemas().TaskStatusNotificationParamsSchema, params);
+    return task !== undefined ? { state: fromLegacyTask(task) } : undefined;
   }
 
   answer(taskId: string, _snapshot: TaskSnapshot, context: AnswerContext): Promise<Record<string, unknown>> {

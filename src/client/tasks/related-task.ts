@@ -5,6 +5,7 @@
  * client's answer then names the same task.
  */
 import { schemas } from "../../protocol/schema-registry.js";
+import { matching } from "../validate.js";
 import { TaskMetaKey } from "../../protocol/tasks.js";
 import type { PreparedHandler } from "../handler-checks.js";
 
@@ -15,10 +16,10 @@ export function relatedToTask(prepare: PreparedHandler): PreparedHandler {
     return async (signal) => {
       const result = await run(signal);
       const meta = params._meta as Record<string, unknown> | undefined;
-      const related = schemas().RelatedTaskMetadataSchema.safeParse(meta?.[TaskMetaKey.relatedTask]);
-      if (!related.success) return result;
+      const related = matching(schemas().RelatedTaskMetadataSchema, meta?.[TaskMetaKey.relatedTask]);
+      if (related === undefined) return result;
       const own = result._meta as Record<string, unknown> | undefined;
-      return { ...result, _meta: { ...own, [TaskMetaKey.relatedTask]: { taskId: related.data.taskId } } };
+      return { ...result, _meta: { ...own, [TaskMetaKey.relatedTask]: { taskId: related.taskId } } };
     };
   };
 }
