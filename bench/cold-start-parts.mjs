@@ -1,7 +1,8 @@
 // Where mcpwire's first connect + list over stdio goes: `node bench/cold-start-parts.mjs [rounds]`
 // (after `npm run build`). Each part in a fresh process, the parts alternating, medians (min-max):
 //
-// - schemas: `loadSchemas()` alone (valita and the result schemas built with it);
+// - schemas: a first connect to a scripted server in memory (`RecordingTransport`): the load of
+//   valita and the result schemas built with it, and a handshake that costs next to nothing;
 // - server boot: the bench's minimal server spawned with a minimal environment (as every client
 //   does) until it answers its first request, with no client library loaded;
 // - connect + list, schemas loaded first: mcpwire's connect and first tools/list once the schemas
@@ -18,9 +19,14 @@ const here = fileURLToPath(new URL(".", import.meta.url));
 const ROUNDS = Number(process.argv[2] ?? 7);
 const SERVER = `${here}servers/minimal-server.mjs`;
 
+const INDEX = JSON.stringify(`${here}../dist/index.js`);
+/** A connect that loads the schemas and does nothing else of note. */
+const SCRIPTED_CONNECT = "await (await connect(new RecordingTransport({}))).close();";
+
 const PARTS = {
-  schemas: `const t = performance.now();
-    await (await import(${JSON.stringify(`${here}../dist/protocol/schema-registry.js`)})).loadSchemas();
+  schemas: `const { connect, RecordingTransport } = await import(${INDEX});
+    const t = performance.now();
+    ${SCRIPTED_CONNECT}
     console.log(performance.now() - t);`,
   "server boot": `import { spawn } from "node:child_process";
     const t = performance.now();
@@ -34,8 +40,8 @@ const PARTS = {
 };
 
 function connectAndList(schemasFirst) {
-  return `const { connect } = await import(${JSON.stringify(`${here}../dist/index.js`)});
-    ${schemasFirst ? `await (await import(${JSON.stringify(`${here}../dist/protocol/schema-registry.js`)})).loadSchemas();` : ""}
+  return `const { connect, RecordingTransport } = await import(${INDEX});
+    ${schemasFirst ? SCRIPTED_CONNECT : ""}
     const t = performance.now();
     const client = await connect({ command: process.execPath, args: [${JSON.stringify(SERVER)}, "stdio"] });
     await client.listTools();

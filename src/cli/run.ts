@@ -3,7 +3,6 @@
  * close, and say how it went with an exit code. Everything it touches comes in as `CliIo`, so a
  * run is a function of its inputs.
  */
-import { createRequire } from "node:module";
 import type { McpClient } from "../client/client.js";
 import { connect } from "../connect.js";
 import { parseCommandLine, type CliNetworkOptions } from "./args.js";
@@ -21,8 +20,7 @@ import { terminalElicitation, type TerminalElicitation } from "./elicitation/ter
 import { defaultTokenDirectory, fileTokenStore } from "../auth/token-store.js";
 import type { McpServerConfig } from "../config/server-config.js";
 import { isBrowserLogin } from "../config/declared-auth.js";
-
-const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
+import { PACKAGE_VERSION } from "../package-version.js";
 
 export interface CliIo {
   /** The arguments after the program name. */
@@ -69,7 +67,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
       return ExitCode.OK;
     }
     if (invocation.kind === "version") {
-      io.stdout.write(`${packageJson.version}\n`);
+      io.stdout.write(`${PACKAGE_VERSION}\n`);
       return ExitCode.OK;
     }
     const { options } = invocation;

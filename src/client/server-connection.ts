@@ -7,7 +7,6 @@
  * drops are never watched, so their end is not the connection's. After that, the end of the
  * current session is the end of the connection, or the start of a reconnection.
  */
-import { createRequire } from "node:module";
 import { McpTransportError, asMcpTransportError } from "../errors.js";
 import { Notification } from "../protocol/methods.js";
 import { loadSchemas, schemas } from "../protocol/schema-registry.js";
@@ -29,8 +28,8 @@ import { reconnectDelay, resolveReconnect, type ReconnectPolicy } from "./reconn
 import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
 import { afterUrlElicitations, isUrlElicitationRequired } from "./url-elicitation.js";
 import { withTasksExtension } from "./tasks/task-support.js";
+import { PACKAGE_VERSION } from "../package-version.js";
 
-const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 /** A listener the user registered: it follows the connection from session to session. */
 interface ListenerRegistration {
@@ -226,7 +225,7 @@ export class ServerConnection {
     const transport = this.current.transport;
     const limits = this.current.limits;
     const capabilities = capabilitiesFor(this.handlers, this.options.capabilities);
-    const clientInfo = this.options.clientInfo ?? { name: "mcpwire", version: packageJson.version };
+    const clientInfo = this.options.clientInfo ?? { name: "mcpwire", version: PACKAGE_VERSION };
     const { session, era } = await negotiateEra({
       server: transport.description,
       http: transport.kind === "streamable-http",

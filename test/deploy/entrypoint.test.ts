@@ -19,7 +19,7 @@ import { ENTRYPOINT, RUN_DEADLINE_MS, killedAfterEach, processesWith, startEntry
 import { ROOT, at, manifest } from "./manifests.js";
 
 const EVERYTHING_ENTRY = `${ROOT}node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
-const GATEWAY_CLI_BUILT = existsSync(`${ROOT}dist/cli/gateway/http-gateway-cli.js`);
+const GATEWAY_CLI_BUILT = existsSync(`${ROOT}dist/cli/main.js`);
 
 /** Stands in for dist/cli/main.js: says its pid and argv on stdout, and how it was stopped. */
 const STAND_IN = `

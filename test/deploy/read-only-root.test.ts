@@ -18,7 +18,7 @@ import { configMapData } from "./gateway-settings.js";
 import { envPairs, parseDockerfile, withKeyword } from "./dockerfile.js";
 import { DEPLOY, ROOT, at, manifest } from "./manifests.js";
 
-const GATEWAY_CLI_BUILT = existsSync(`${ROOT}dist/cli/gateway/http-gateway-cli.js`);
+const GATEWAY_CLI_BUILT = existsSync(`${ROOT}dist/cli/main.js`);
 /** The image's user (deploy/Dockerfile, USER). */
 const IMAGE_UID = 10001;
 

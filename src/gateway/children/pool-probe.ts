@@ -13,21 +13,20 @@
  *   then `notifications/initialized`. The child then serves any caller's requests as one session.
  *   Its `InitializeResult` is recorded for the callers' own `initialize` (see child-pool.ts).
  */
-import { createRequire } from "node:module";
 import { McpTransportError } from "../../errors.js";
 import { isFailure, type JsonRpcErrorObject, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { Method, Notification } from "../../protocol/methods.js";
 import { MetaKey, ModernMethod, isModernErrorCode } from "../../protocol/modern.js";
 import { LATEST_LEGACY_REVISION, LATEST_MODERN_REVISION } from "../../protocol/revisions.js";
 import type { GatewayChild } from "./gateway-child.js";
+import { PACKAGE_VERSION } from "../../package-version.js";
 
 /** Which callers a pool serves: 2026-07-28 ones, or legacy ones in `--legacy stateless` mode. */
 export type PoolEra = "modern" | "legacy-stateless";
 
-const packageJson = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
 /** How the gateway introduces itself to a child it initializes or probes. */
-export const GATEWAY_CLIENT_INFO = Object.freeze({ name: "mcpwire-gateway", version: packageJson.version });
+export const GATEWAY_CLIENT_INFO = Object.freeze({ name: "mcpwire-gateway", version: PACKAGE_VERSION });
 
 /** What a probe learned: for a legacy child, the result of the gateway's `initialize`. */
 export interface ProbeResult {

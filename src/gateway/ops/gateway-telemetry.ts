@@ -3,7 +3,6 @@
  * (gateway-metrics.ts) and written as a JSON log line (log-lines.ts). `metricsText()` is what
  * the admin server answers on `/metrics`.
  */
-import { createRequire } from "node:module";
 import { createGatewayMetrics, type GatewayMetrics } from "./gateway-metrics.js";
 import { GatewayLog, stderrLogWriter, type LogWriter } from "./log-lines.js";
 import { methodLabel } from "./method-label.js";
@@ -13,8 +12,8 @@ import { processMetrics } from "./process-metrics.js";
 import { renderPrometheusText } from "./prometheus-text.js";
 import { createSessionHasher } from "./session-hash.js";
 import type { ChildExitCause, ChildStderrDroppedReport, ChildStderrReport, GatewayTelemetry, RejectionCause, RequestReport } from "./telemetry.js";
+import { PACKAGE_VERSION } from "../../package-version.js";
 
-const packageJson = createRequire(import.meta.url)("../../../package.json") as { version: string };
 
 export interface GatewayTelemetryOptions {
   /** Where the JSON log lines go, one call per line without its line feed. @default process.stderr */
@@ -50,7 +49,7 @@ export function createGatewayTelemetry(options: GatewayTelemetryOptions = {}): G
   refuseUnknownOptions(options, OPTION_NAMES, "createGatewayTelemetry");
   const metrics = createGatewayMetrics();
   const log = new GatewayLog(options.log ?? stderrLogWriter, createSessionHasher(options.sessionHashKey), options.now);
-  const processBasics = options.processMetrics === false ? undefined : processMetrics(packageJson.version);
+  const processBasics = options.processMetrics === false ? undefined : processMetrics(PACKAGE_VERSION);
   if (processBasics !== undefined) metrics.registry.collect(processBasics.collector);
   const observers: Partial<GatewayTelemetry>[] = [];
   const tell = <K extends keyof GatewayTelemetry>(name: K, ...args: Parameters<NonNullable<GatewayTelemetry[K]>>) => {

@@ -1,0 +1,64 @@
+/**
+ * What `npm run build` leaves in dist/ (scripts/build.mjs): every entry of package.json's
+ * `exports` and `bin` with its declarations, exports that keep their names through the bundle,
+ * the version written in, and `import "mcpwire"` served by a few files rather than a module per
+ * source file (the load time and RSS that buys are in bench/RESULTS.md, "One file to load").
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+interface PackageJson {
+  version: string;
+  bin: Record<string, string>;
+  exports: Record<string, string | { types: string; import: string }>;
+}
+const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as PackageJson;
+const entries = Object.entries(manifest.exports).flatMap(([name, target]) => (typeof target === "string" ? [] : [{ name, ...target }]));
+
+function runNode(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", timeout: 25_000 });
+}
+
+describe("the built package", () => {
+  it("has every entry of exports and bin, with its declarations", () => {
+    expect(entries.map((entry) => entry.name)).toEqual([".", "./testing", "./ai", "./langchain", "./sdk"]);
+    for (const entry of entries) {
+      expect(existsSync(`${ROOT}${entry.import}`), entry.import).toBe(true);
+      expect(existsSync(`${ROOT}${entry.types}`), entry.types).toBe(true);
+    }
+    for (const bin of Object.values(manifest.bin)) expect(readFileSync(`${ROOT}${bin}`, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+
+  it("keeps the name of every class and function it exports", async () => {
+    const renamed: string[] = [];
+    for (const entry of entries) {
+      if (entry.name === "./ai" || entry.name === "./langchain") continue; // their optional peers are imported at the top
+      const module = (await import(pathToFileURL(`${ROOT}${entry.import}`).href)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(module)) {
+        if (typeof value === "function" && value.name !== name) renamed.push(`${entry.name} ${name} is named ${value.name}`);
+      }
+    }
+    expect(renamed).toEqual([]);
+  });
+
+  it("carries the package's version, wherever its code lands", () => {
+    expect(runNode([`${ROOT}dist/cli/main.js`, "--version"]).stdout).toBe(`${manifest.version}\n`);
+    expect(readFileSync(`${ROOT}dist/cli/main.js`, "utf8")).not.toMatch(/package\.json/);
+  });
+
+  it('serves import "mcpwire" from a few files rather than one a source file, none of them the schemas', () => {
+    const hooks = `export async function load(url, context, next) { if (url.includes("/dist/")) process.stdout.write(url + "\\n"); return next(url, context); }`;
+    const register = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    const child = runNode(["--import", `data:text/javascript,${encodeURIComponent(register)}`, "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(`${ROOT}dist/index.js`).href)});`]);
+    expect(child.stderr).toBe("");
+    const files = child.stdout.trim().split("\n");
+    expect(files[0]).toMatch(/\/dist\/index\.js$/);
+    // About twenty: the chunks esbuild splits out by which entries share them (against about 200 modules, one a source file).
+    expect(files.length).toBeLessThanOrEqual(30);
+    expect(files.filter((file) => /schemas/.test(file))).toEqual([]);
+  });
+});
