@@ -5,7 +5,7 @@
 //    as tsconfig.build.json says; it also type-checks the sources.
 // 3. esbuild writes the JavaScript: one file per entry of package.json's `exports` and `bin`, and
 //    the code they share, or load later, in dist/chunks/. Node loads a module graph of ~200 files
-//    in about 160 ms and 20 MiB; the same code in a few files takes about 45 ms and 9 MiB
+//    in about 160 ms and 17 MiB; the same code in about twenty files takes about 60 ms and 11 MiB
 //    (bench/RESULTS.md, "One file to load"). What is loaded later (the schemas, the gateway's
 //    commands) stays in chunks of its own, behind its dynamic import; packages stay external.
 import { spawnSync } from "node:child_process";
@@ -17,7 +17,11 @@ import { build } from "esbuild";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** The modules users and the `mcpwire` command start from; each keeps its path under dist/. */
+/**
+ * The modules users and the `mcpwire` command start from, built together: the command shares the
+ * library's modules (a transport registered by a module given to `--import` is in the same
+ * registry, an error is the same McpTransportError). Each keeps its path under dist/.
+ */
 const ENTRY_POINTS = ["src/index.ts", "src/testing.ts", "src/ai.ts", "src/langchain.ts", "src/sdk.ts", "src/cli/main.ts"];
 
 rmSync(`${root}dist`, { recursive: true, force: true });

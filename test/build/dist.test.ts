@@ -57,7 +57,8 @@ describe("the built package", () => {
     expect(child.stderr).toBe("");
     const files = child.stdout.trim().split("\n");
     expect(files[0]).toMatch(/\/dist\/index\.js$/);
-    // About twenty: the chunks esbuild splits out by which entries share them (against about 200 modules, one a source file).
+    // The entry and the chunks esbuild cuts by which entries share what: about twenty, against
+    // about 200 for one module a source file.
     expect(files.length).toBeLessThanOrEqual(30);
     expect(files.filter((file) => /schemas/.test(file))).toEqual([]);
   });
