@@ -189,11 +189,7 @@ export class McpTransportError extends Error {
    * one request, or a connection's ending gaining the child's exit code. The reason never changes.
    */
   with(details: McpTransportErrorDetails, message: string = this.message): McpTransportError {
-    return new McpTransportError(this.reason, message, {
-      ...this.details(),
-      ...details,
-      cause: details.cause ?? this.cause,
-    });
+    return widened(this, details, message);
   }
 
   /** The data fields of this error, for copying into another. */
@@ -217,6 +213,18 @@ export class McpTransportError extends Error {
       serverData: this.serverData,
     };
   }
+}
+
+/**
+ * `McpTransportError.with`, outside the class: a class that names itself inside its body is
+ * renamed in the build (scripts/build.mjs), and test/build/dist.test.ts checks every exported name.
+ */
+function widened(error: McpTransportError, details: McpTransportErrorDetails, message: string): McpTransportError {
+  return new McpTransportError(error.reason, message, {
+    ...error.details(),
+    ...details,
+    cause: details.cause ?? error.cause,
+  });
 }
 
 export function isMcpTransportError(value: unknown): value is McpTransportError {

@@ -145,7 +145,9 @@ export class McpClient {
 
   /** Opens a transport and runs the handshake; nothing is left running when it fails. */
   static async connect(transport: McpTransport, options: ClientOptions = {}): Promise<McpClient> {
-    const client = new McpClient(new TransportSession(transport, options), options);
+    // `this`, not the class's own name: a class that names itself inside its body is renamed in
+    // the build (scripts/build.mjs), and test/build/dist.test.ts checks every exported name.
+    const client = new this(new TransportSession(transport, options), options);
     await client.connect();
     return client;
   }
