@@ -79,8 +79,9 @@ describe("children of a principal's own", () => {
   it("closes an idle principal's pool, its children stopped", async () => {
     const { url, gateway } = own(await startGateway({ target: MODERN_TARGET, poolMin: 1, sessionIdleMs: 300, authorize: byUser }));
     await expect.poll(() => gateway.readiness.state().ready, { timeout: 30_000 }).toBe(true);
+    // The child answered, so it ran; it is not checked alive here, since on a busy machine the
+    // 300 ms of idleness may be over before such a check runs.
     const { pid } = await whoami(await caller(url, { "x-user": "alice", "x-key": "k" }));
-    expect(alive(pid)).toBe(true);
     await expect.poll(() => alive(pid), { timeout: 30_000 }).toBe(false);
     expect(gateway.telemetry.metrics.childExits.get({ cause: "shutdown" }) + gateway.telemetry.metrics.childExits.get({ cause: "idle" })).toBeGreaterThan(0);
   }, 60_000);
