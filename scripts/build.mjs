@@ -5,9 +5,10 @@
 //    as tsconfig.build.json says; it also type-checks the sources.
 // 3. esbuild writes the JavaScript: one file per entry of package.json's `exports` and `bin`, and
 //    the code they share, or load later, in dist/chunks/. Node loads a module graph of ~200 files
-//    in about 160 ms and 17 MiB; the same code in about twenty files takes about 60 ms and 11 MiB
-//    (bench/RESULTS.md, "One file to load"). What is loaded later (the schemas, the gateway's
-//    commands) stays in chunks of its own, behind its dynamic import; packages stay external.
+//    in about 155 ms and 17 MiB; the same code in about twenty files takes about 50 ms and 11 MiB
+//    (bench/RESULTS.md, "The schemas without zod, and one file to load"). What is loaded later
+//    (the schemas, the gateway's commands) stays in chunks of its own, behind its dynamic import;
+//    packages stay external.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";

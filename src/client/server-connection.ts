@@ -260,11 +260,12 @@ export class ServerConnection {
     this.unopened = undefined;
     this.negotiating.add(session);
     this.install(session);
-    // The schemas (about 12 ms to load: bench/RESULTS.md, "The schemas without zod") load while the
-    // transport opens, a child process boots on another core; both are done before the first
-    // request is sent, so no answer is validated before they are there. (A server speaks first
-    // only with what basic/lifecycle allows before the handshake: a ping, which the session
-    // answers without them, or a log message, which a listener would drop if it came this early.)
+    // The schemas (about 12 ms to load: bench/RESULTS.md, "The schemas without zod, and one file
+    // to load") load while the transport opens, a child process boots on another core; both are
+    // done before the first request is sent, so no answer is validated before they are there. (A
+    // server speaks first only with what basic/lifecycle allows before the handshake: a ping, which
+    // the session answers without them, or a log message, which a listener would drop if it came
+    // this early.)
     await Promise.all([session.open({ signal }), loadSchemas()]);
     return session;
   }

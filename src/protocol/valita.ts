@@ -7,7 +7,8 @@
  *
  * valita is taken through `require`: its ES entry is a wrapper over the same CommonJS build, and
  * importing it that way starts Node's CommonJS export scanner, about 5 ms and 6 MiB more on the
- * first connect than the build itself (bench/RESULTS.md, "The schemas without zod").
+ * first connect than the build itself (bench/RESULTS.md, "The schemas without zod, and one
+ * file to load").
  */
 import { createRequire } from "node:module";
 import type * as Valita from "@badrap/valita";

@@ -2,7 +2,8 @@
  * What `npm run build` leaves in dist/ (scripts/build.mjs): every entry of package.json's
  * `exports` and `bin` with its declarations, exports that keep their names through the bundle,
  * the version written in, and `import "mcpwire"` served by a few files rather than a module per
- * source file (the load time and RSS that buys are in bench/RESULTS.md, "One file to load").
+ * source file (the load time and RSS that buys are in bench/RESULTS.md, "The schemas without
+ * zod, and one file to load").
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
