@@ -8,6 +8,7 @@ import { LEGACY_REVISIONS, MODERN_REVISIONS } from "../protocol/revisions.js";
 import { MAX_TIMER_MS } from "../util/whole-number.js";
 import { parseStrictArgs } from "./strict-args.js";
 import { UsageError } from "./usage.js";
+import { isHeaderName } from "../util/header-syntax.js";
 
 export const COMMANDS = ["tools", "call", "resources", "read", "prompts", "prompt", "ping", "info", "login", "logout"] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -76,8 +77,6 @@ export type Invocation =
   | { kind: "version" }
   | { kind: "command"; command: CommandName; target: string; operands: string[]; options: CliOptions };
 
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** An environment variable name as POSIX and Windows accept it. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -148,7 +147,7 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
   for (const value of values) {
     const colon = value.indexOf(":");
     const name = colon < 0 ? "" : value.slice(0, colon).trim();
-    if (!HEADER_NAME.test(name)) {
+    if (!isHeaderName(name)) {
       throw new UsageError(`--header ${JSON.stringify(value)} is not "Name: value"`);
     }
     headers[name] = value.slice(colon + 1).trim();

@@ -63,4 +63,15 @@ describe("the built package", () => {
     expect(files.length).toBeLessThanOrEqual(30);
     expect(files.filter((file) => /schemas/.test(file))).toEqual([]);
   });
+
+  it('leaves Node\'s HTTP client and server unloaded by import "mcpwire" (the gateway loads them when it listens)', () => {
+    const script = `const before = new Set(process.moduleLoadList);
+      await import(${JSON.stringify(pathToFileURL(`${ROOT}dist/index.js`).href)});
+      console.log(JSON.stringify(process.moduleLoadList.filter((name) => !before.has(name))));`;
+    const child = runNode(["--input-type=module", "-e", script]);
+    expect(child.stderr).toBe("");
+    const loaded = JSON.parse(child.stdout) as string[];
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.filter((name) => /^NativeModule (http|https|_http_\w+)$/.test(name))).toEqual([]);
+  });
 });

@@ -9,14 +9,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { UsageError } from "../usage.js";
+import { breaksHeaderLine, isHeaderName } from "../../util/header-syntax.js";
 
 /** The variable of the bridge's headers: a JSON object such as `{"Authorization": "Bearer ..."}`. */
 export const BRIDGE_HEADERS_VARIABLE = "MCPWIRE_BRIDGE_HEADERS";
 
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What a header value may not hold (a line break would smuggle another header). */
-const BAD_VALUE = /[\r\n\0]/;
 
 export async function bridgeHeaders(file: string | undefined, env: Record<string, string | undefined>): Promise<Record<string, string>> {
   const headers = headersFromVariable(env[BRIDGE_HEADERS_VARIABLE]);
@@ -37,7 +34,7 @@ export async function headersFromFile(path: string): Promise<Record<string, stri
     if (line.trim() === "" || line.trimStart().startsWith("#")) return;
     const colon = line.indexOf(":");
     const name = colon < 0 ? "" : line.slice(0, colon).trim();
-    if (!HEADER_NAME.test(name)) throw new UsageError(`--header-file ${JSON.stringify(path)}, line ${index + 1}: not "Name: value"`);
+    if (!isHeaderName(name)) throw new UsageError(`--header-file ${JSON.stringify(path)}, line ${index + 1}: not "Name: value"`);
     headers[name] = line.slice(colon + 1).trim();
   });
   return headers;
@@ -56,8 +53,8 @@ function headersFromVariable(text: string | undefined): Record<string, string> {
   }
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries(value as Record<string, unknown>)) {
-    if (!HEADER_NAME.test(name)) throw new UsageError(`${BRIDGE_HEADERS_VARIABLE}: ${JSON.stringify(name)} is not a header name`);
-    if (typeof header !== "string" || BAD_VALUE.test(header)) {
+    if (!isHeaderName(name)) throw new UsageError(`${BRIDGE_HEADERS_VARIABLE}: ${JSON.stringify(name)} is not a header name`);
+    if (typeof header !== "string" || breaksHeaderLine(header)) {
       throw new UsageError(`${BRIDGE_HEADERS_VARIABLE}: the value of ${name} must be a string on one line`);
     }
     headers[name] = header;

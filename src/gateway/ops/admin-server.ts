@@ -10,7 +10,7 @@
  * `Allow`. A Host that is not an IP literal, `localhost` or an allowed host gets 403
  * (admin-host.ts). `close()` stops listening and ends every connection, idle or not.
  */
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpTransportError } from "../../errors.js";
 import { adminHostAllowed } from "./admin-host.js";
@@ -53,7 +53,9 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
   const where = typeof options.listen === "string" ? parseListenAddress(options.listen, "adminListen") : options.listen;
   const allowedHosts = options.allowedHosts ?? [];
 
-  const server = http.createServer((request, response) => answer(request, response, options, allowedHosts));
+  // Loaded here, not at the top: importing mcpwire should not load Node's HTTP server (gateway.ts).
+  const { createServer } = await import("node:http");
+  const server = createServer((request, response) => answer(request, response, options, allowedHosts));
   server.headersTimeout = ADMIN_HEADERS_TIMEOUT_MS;
   server.requestTimeout = ADMIN_REQUEST_TIMEOUT_MS;
 

@@ -16,6 +16,7 @@ import { isAuthProvider, type AuthProvider } from "./auth-provider.js";
 import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
 import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
 import { netDispatcher } from "../net/dispatcher.js";
+import { breaksHeaderLine, isHeaderName } from "../../util/header-syntax.js";
 
 /** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
 export type HeadersOption =
@@ -193,14 +194,14 @@ export function checkHeaders(
   }
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw failure(`${where}: ${JSON.stringify(name)} is not a valid header name`);
+    if (!isHeaderName(name)) throw failure(`${where}: ${JSON.stringify(name)} is not a valid header name`);
     if (isReservedHeader(name)) {
       throw failure(`${where}: "${name}" is a header the protocol sets itself (Mcp-*, MCP-Protocol-Version, Accept, Content-Type, Last-Event-ID); remove it`);
     }
     if (CONNECTION_HEADERS.has(name.toLowerCase())) {
       throw failure(`${where}: "${name}" is a header of the HTTP connection, which the HTTP client sets itself; remove it`);
     }
-    if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
+    if (typeof value !== "string" || breaksHeaderLine(value)) {
       throw failure(`${where}: the value of "${name}" must be a string without line breaks`);
     }
     checked[name.toLowerCase()] = value;
