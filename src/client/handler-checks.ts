@@ -4,6 +4,7 @@
  * (-32603 otherwise). The messages are ours and name no internals of the client.
  */
 import type { Infer, Type } from "../protocol/valita.js";
+import { matching } from "./validate.js";
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_PARAMS } from "../protocol/jsonrpc.js";
 import type { HandlerError, ServerRequestContext } from "../session/session.js";
 
@@ -37,16 +38,16 @@ export function checked<P extends Type, R extends Type>(
   checks: HandlerChecks<Infer<P>, Infer<R>> = {},
 ): PreparedHandler {
   return (params) => {
-    const input = paramsSchema().try(params);
-    if (!input.ok) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
-    const invalid = checks.params?.(input.value as Infer<P>);
+    const input = matching(paramsSchema(), params);
+    if (input === undefined) throw handlerError(JSONRPC_INVALID_PARAMS, `Invalid params for ${name}`);
+    const invalid = checks.params?.(input);
     if (invalid !== undefined) throw handlerError(JSONRPC_INVALID_PARAMS, invalid);
     return async (signal) => {
-      const output = resultSchema().try(await handle(input.value as Infer<P>, signal));
-      if (!output.ok || (checks.result && !checks.result(output.value as Infer<R>, input.value as Infer<P>))) {
+      const output = matching(resultSchema(), await handle(input, signal));
+      if (output === undefined || (checks.result && !checks.result(output, input))) {
         throw handlerError(JSONRPC_INTERNAL_ERROR, `The client's ${name} handler returned an invalid result`);
       }
-      return output.value as Record<string, unknown>;
+      return output as Record<string, unknown>;
     };
   };
 }

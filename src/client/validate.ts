@@ -32,12 +32,11 @@ function expectation(issue: Issue): string {
       return "missing";
     case "invalid_union":
       return "matches none of the forms it may take";
-    case "invalid_length":
-      return issue.maxLength === undefined ? `expected at least ${issue.minLength} items` : `expected ${issue.minLength} to ${issue.maxLength} items`;
-    case "unrecognized_keys":
-      return "has fields it may not have";
     case "custom_error":
       return issue.message ?? "invalid";
+    default:
+      // invalid_length and unrecognized_keys: tuples and strict objects, which the MCP schemas do not use.
+      return "invalid";
   }
 }
 

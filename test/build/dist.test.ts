@@ -51,12 +51,15 @@ describe("the built package", () => {
     expect(readFileSync(`${ROOT}dist/cli/main.js`, "utf8")).not.toMatch(/package\.json/);
   });
 
-  it('serves import "mcpwire" from a few files rather than one a source file, none of them the schemas', () => {
-    const hooks = `export async function load(url, context, next) { if (url.includes("/dist/")) process.stdout.write(url + "\\n"); return next(url, context); }`;
+  it('serves import "mcpwire" from a few files rather than one a source file, none of them the schemas or a dependency', () => {
+    const hooks = `export async function load(url, context, next) { if (url.startsWith("file:")) process.stdout.write(url + "\\n"); return next(url, context); }`;
     const register = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
     const child = runNode(["--import", `data:text/javascript,${encodeURIComponent(register)}`, "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(`${ROOT}dist/index.js`).href)});`]);
     expect(child.stderr).toBe("");
-    const files = child.stdout.trim().split("\n");
+    const loaded = child.stdout.trim().split("\n");
+    // No runtime dependency either: each loads with the feature that needs it (README, "Runtime dependencies").
+    expect(loaded.filter((url) => url.includes("/node_modules/"))).toEqual([]);
+    const files = loaded.filter((url) => url.includes("/dist/"));
     expect(files[0]).toMatch(/\/dist\/index\.js$/);
     // The entry and the chunks esbuild cuts by which entries share what: about twenty, against
     // about 200 for one module a source file.

@@ -10,7 +10,8 @@
  * - an event cut off by the end of the stream is not delivered (as the SSE standard says).
  */
 import { StringDecoder } from "node:string_decoder";
-import { createParser, type EventSourceMessage, type ParseError } from "eventsource-parser";
+import type * as EventSourceParser from "eventsource-parser";
+import type { EventSourceMessage, ParseError } from "eventsource-parser";
 import type { McpTransportError } from "../../errors.js";
 import type { HttpResponse } from "./http-client.js";
 import { messageTooLarge } from "../limits.js";
@@ -45,6 +46,18 @@ export interface SseProgress {
 }
 
 /**
+ * eventsource-parser, loaded by the first event stream read rather than with mcpwire: only the
+ * HTTP transports read one. Kept once loaded, so that later reads do not wait for it.
+ */
+let parserModule: typeof EventSourceParser | undefined;
+let loadingParser: Promise<typeof EventSourceParser> | undefined;
+
+function loadParser(): Promise<typeof EventSourceParser> {
+  loadingParser ??= import("eventsource-parser").then((module) => (parserModule = module));
+  return loadingParser;
+}
+
+/**
  * Reads a response's body to its end. Resolves when the server ends the stream; rejects with
  * LIMIT when an event is too large, with what `onEvent` threw, or with the read error when the
  * connection is lost. `progress` is kept up to date either way, for a caller that resumes the stream.
@@ -54,6 +67,7 @@ export async function readSse(
   options: SseReadOptions,
   progress: SseProgress = {},
 ): Promise<void> {
+  const { createParser } = parserModule ?? (await loadParser());
   let failure: McpTransportError | undefined;
   const parser = createParser({
     // Characters never outnumber UTF-8 bytes, so this caps the buffer at the byte ceiling at most.

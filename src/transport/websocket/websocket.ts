@@ -31,6 +31,7 @@ import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from 
 import { WebSocketConnection } from "./websocket-connection.js";
 import { didYouMean } from "../../util/option-names.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
+import { hasRefusedHeaderChar, isHeaderName } from "../../util/header-syntax.js";
 import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
 import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
 import { connectFailure } from "../net/network-failures.js";
@@ -41,7 +42,6 @@ export {
   DEFAULT_KEEPALIVE_TIMEOUT_MS,
   type KeepAliveOptions,
 } from "./ping-keepalive.js";
-import { hasRefusedHeaderChar, isHeaderName } from "../../util/header-syntax.js";
 export { WebSocketCloseError } from "./websocket-connection.js";
 
 /** The subprotocol offered on the upgrade; a server that does not select it is refused. */
