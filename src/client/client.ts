@@ -44,6 +44,7 @@ import { ToolTasks, type StartToolTaskOptions } from "./tasks/tool-tasks.js";
 import { ToolCatalog } from "./tool-catalog.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
+import { sentOptions } from "./request-options.js";
 import { isStandardSchema, matching, parseResult, parseWithSchema, type StandardSchemaV1 } from "./validate.js";
 
 export { CLIENT_OPTION_NAMES, type ClientOptions };
@@ -234,12 +235,20 @@ export class McpClient {
    * the timeout or any failure before its end sends `tasks/cancel`. `startToolTask` gives the
    * task itself instead.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
-    const label = `callTool ${quote(name)}`;
-    const validate = options.validateOutput === undefined ? this.validateOutput : checkValidateOutput(options.validateOutput, `${label} options`)!;
-    // One object of options for the whole path down to the session (its other keys are not read there).
-    const raw = await this.toolTasks.call(name, args, { ...options, label });
-    return this.toolResult(raw, name, label, validate, options);
+  callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
+    // Not an async function: on the path of every call, its promise and its await were one more
+    // step of the microtask queue than the one `then` needs. Bad input still rejects, never throws.
+    let label: string;
+    let validate: boolean;
+    let raw: Promise<Record<string, unknown>>;
+    try {
+      label = `callTool ${quote(name)}`;
+      validate = options.validateOutput === undefined ? this.validateOutput : checkValidateOutput(options.validateOutput, `${label} options`)!;
+      raw = this.toolTasks.call(name, args, { ...options, label });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return raw.then((result) => this.toolResult(result, name, label, validate, options));
   }
 
   // --- Tasks
@@ -583,14 +592,14 @@ export class McpClient {
    * (issue 20)").
    */
   private send(method: string, params: Record<string, unknown> | undefined, options: CallOptions & { label: string }): Promise<Record<string, unknown>> {
-    if (options.meta === undefined) return this.connection.request(method, params, { ...options });
+    if (options.meta === undefined) return this.connection.request(method, params, sentOptions(options));
     let sent: Record<string, unknown>;
     try {
       sent = withCallerMeta(params, options.meta, options.label);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.connection.request(method, sent, { ...options });
+    return this.connection.request(method, sent, sentOptions(options));
   }
 
   private async collect<K extends string, Item>(

@@ -16,6 +16,7 @@ import { checkTaskOption, planToolCall, type TaskRequest, type ToolCallPlan } fr
 import { TaskDeadline } from "./task-timing.js";
 import type { TaskHost, TaskRequestOptions, TaskSnapshot, TaskWire } from "./task-wire.js";
 import { ToolTask } from "./tool-task.js";
+import { sentOptions } from "../request-options.js";
 
 /** The options of one tool call, as `callTool` hands them on. */
 export interface TaskAwareCallOptions extends TaskRequestOptions {
@@ -70,13 +71,10 @@ export class ToolTasks {
       const wire = this.wire();
       // The request's id is its progress token, for a task the server may answer with.
       let token: number | undefined;
-      const send: TaskAwareCallOptions = {
-        ...options,
-        onDispatch: (id) => {
-          token = id;
-          options.onDispatch?.(id);
-        },
-      };
+      const send = sentOptions(options, (id) => {
+        token = id;
+        options.onDispatch?.(id);
+      });
       return this.host.request(Method.toolsCall, params, send).then((raw) => {
         const created = wire.created(raw, options.label);
         return created === undefined ? raw : this.follow(name, created, token, options, startedAt, { bound: undefined, handle: undefined });

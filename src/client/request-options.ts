@@ -1,0 +1,34 @@
+/**
+ * The options one request carries from the client down to the session, copied into a new object
+ * of one fixed shape.
+ *
+ * Each request gets an object of its own at the client's edge (what a caller passes is theirs, and
+ * objects shared across layers outlived young-generation collections more often: see
+ * `McpClient.send`). Object spread made that copy on every call; with the caller's object shaped
+ * differently from call to call it took V8's slow path, about 1 µs a spread in the profile of the
+ * stdio bench with 64 calls in flight. Written key by key, every copy has the same hidden class.
+ */
+import type { RequestOptions } from "../session/session.js";
+
+/** What a request of the client carries: the session's options, a label, the caller's `_meta` entries. */
+export type SentOptions = RequestOptions & { label: string; meta?: Record<string, unknown> };
+
+/** Every key of `T`, none optional: a key added to `RequestOptions` and not copied below does not compile. */
+type EveryKey<T> = { [K in keyof Required<T>]: T[K] | undefined };
+
+/** A copy of `options` with exactly the keys of `SentOptions`; `onDispatch` replaces the caller's when given. */
+export function sentOptions(options: SentOptions, onDispatch: RequestOptions["onDispatch"] = options.onDispatch): SentOptions {
+  const copy: EveryKey<SentOptions> = {
+    label: options.label,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    onProgress: options.onProgress,
+    resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+    maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+    headers: options.headers,
+    longLived: options.longLived,
+    onDispatch,
+    meta: options.meta,
+  };
+  return copy as SentOptions;
+}
