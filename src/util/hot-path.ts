@@ -9,13 +9,15 @@
  *   raised the client's peak RSS from about 81 to about 102 MiB (4 alternating runs each, ranges
  *   that do not overlap).
  *
- * - `writeInTurn`: a write that corks its stream until the end of the current turn of the event
- *   loop, so that the messages written in one turn (a chunk of replies settles many requests, and
- *   their callers send the next ones at once) leave in one `writev` instead of one system call
- *   each; `flushTurn` writes what is held at once, before the stream closes. On the stdio bench,
- *   10 000 calls with 64 in flight took about 330 writes instead of 10 000, and against the same
- *   build without it cost 0.76x the CPU per call at 1.6x the calls per second (bench/RESULTS.md,
- *   "Hot path (issue 20)"). The stdio connection uses it only while calls overlap.
+ * - `TurnBatch`: the lines a stdio connection writes in one turn of the event loop (a chunk of
+ *   replies settles many requests, and their callers send the next ones at once) held and written
+ *   at the end of the turn as one string, in one system call instead of one each. On the stdio
+ *   bench, 10 000 calls with 64 in flight took about 330 writes instead of 10 000, and cost 0.76x
+ *   the CPU per call at 1.6x the calls per second (bench/RESULTS.md, "Hot path (issue 20)"). It
+ *   first corked the stream and let Node hand the lines to `writev`; one string joined in
+ *   JavaScript costs less than Node's bookkeeping of each chunk (an entry, a callback, an encoding
+ *   each): about 14.6 against 15.5 µs of CPU a call, in 6 alternating runs (bench/RESULTS.md).
+ *   The stdio connection batches only while calls overlap.
  *
  * Elsewhere, because it is a data structure rather than a line of code: `collections/id-table.ts`
  * (`IdTable`), which holds what is in flight in place of a `Map`. With a `Map`, the stdio bench
@@ -36,32 +38,57 @@ export function copyWith(object: Readonly<Record<string, unknown>> | undefined, 
   return copy;
 }
 
-/** What `writeInTurn` needs of a stream: `net.Socket` and every `stream.Writable` have it. */
-interface Corkable {
+/** What a `TurnBatch` needs of its stream: `net.Socket` and every `stream.Writable` have it. */
+interface LineStream {
   write(chunk: string): boolean;
-  cork(): void;
-  uncork(): void;
-  readonly writableCorked: number;
+  destroy(error?: Error): unknown;
+  readonly writableNeedDrain: boolean;
+  readonly writableHighWaterMark: number;
 }
 
 /**
- * `stream.write(chunk)`, held with the other writes of this turn and written with them once the
- * turn's callbacks and promise reactions have run (`process.nextTick`). Returns what `write`
- * returns: false when the stream's buffer is over its high-water mark (wait for 'drain').
+ * The lines of one turn of the event loop, written to the stream together as one string once the
+ * turn's callbacks and promise reactions have run (`process.nextTick`).
  */
-export function writeInTurn(stream: Corkable, chunk: string): boolean {
-  if (stream.writableCorked === 0) {
-    stream.cork();
-    process.nextTick(uncork, stream);
+export class TurnBatch {
+  private held: string | undefined;
+
+  constructor(private readonly stream: LineStream) {}
+
+  /**
+   * Writes `chunk`: with the others of this turn when `batch` is true or lines are held already
+   * (so the order stays the order of the calls), else at once. Returns what `write` returns:
+   * false when the stream's buffer is over its high-water mark (wait for 'drain'). Held lines that
+   * reach the high-water mark are written at once, so that false always has a 'drain' to come.
+   */
+  write(chunk: string, batch: boolean): boolean {
+    const held = this.held;
+    if (held === undefined && !batch) return this.stream.write(chunk);
+    if (held === undefined) {
+      this.held = chunk;
+      process.nextTick(writeHeld, this);
+    } else {
+      this.held = held + chunk;
+    }
+    if (this.held!.length >= this.stream.writableHighWaterMark) return this.flush();
+    return !this.stream.writableNeedDrain;
   }
-  return stream.write(chunk);
+
+  /** Writes what is held at once (the stream is about to close); returns what `write` returns. */
+  flush(): boolean {
+    const held = this.held;
+    if (held === undefined) return !this.stream.writableNeedDrain;
+    this.held = undefined;
+    try {
+      return this.stream.write(held);
+    } catch (error) {
+      // Out of the caller's turn there is no one to throw to: the stream's 'error' says it.
+      this.stream.destroy(error instanceof Error ? error : new Error(String(error)));
+      return false;
+    }
+  }
 }
 
-function uncork(stream: Corkable): void {
-  stream.uncork();
-}
-
-/** Writes at once what `writeInTurn` holds for the end of the turn (the stream is about to close). */
-export function flushTurn(stream: Corkable): void {
-  while (stream.writableCorked > 0) stream.uncork();
+function writeHeld(batch: TurnBatch): void {
+  batch.flush();
 }

@@ -1,20 +1,24 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { copyWith, flushTurn, writeInTurn } from "../../src/util/hot-path.js";
+import { TurnBatch, copyWith } from "../../src/util/hot-path.js";
 
-/** A stream that records each batch it is handed: one entry per write or writev. */
-function recordingStream(highWaterMark = 16 * 1024): { stream: Writable; batches: string[][] } {
+/**
+ * A stream that records each batch it is handed: one entry per write or writev. A slow one
+ * finishes each write a turn later, so its buffer fills as a busy pipe's does.
+ */
+function recordingStream(highWaterMark = 16 * 1024, { slow = false } = {}): { stream: Writable; batches: string[][] } {
   const batches: string[][] = [];
+  const finish = (done: () => void) => (slow ? setImmediate(done) : done());
   const stream = new Writable({
     highWaterMark,
     decodeStrings: false,
     write(chunk: string, _encoding, done) {
       batches.push([chunk]);
-      done();
+      finish(done);
     },
     writev(chunks, done) {
       batches.push(chunks.map(({ chunk }) => chunk as string));
-      done();
+      finish(done);
     },
   });
   return { stream, batches };
@@ -23,61 +27,86 @@ function recordingStream(highWaterMark = 16 * 1024): { stream: Writable; batches
 /** The end of this turn: every nextTick callback, and the promise reactions they queue, have run. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-describe("writeInTurn", () => {
-  it("hands the lines written in one turn to the stream as one batch, in order", async () => {
+describe("TurnBatch", () => {
+  it("hands the lines of one turn to the stream as one write, in order", async () => {
     const { stream, batches } = recordingStream();
-    for (const line of ["a\n", "b\n", "c\n"]) writeInTurn(stream, line);
+    const lines = new TurnBatch(stream);
+    for (const line of ["a\n", "b\n", "c\n"]) lines.write(line, true);
     expect(batches).toEqual([]); // held until the turn ends
     await nextTurn();
-    expect(batches).toEqual([["a\n", "b\n", "c\n"]]);
+    expect(batches).toEqual([["a\nb\nc\n"]]);
   });
 
   it("holds the writes of promise reactions of the same turn with the others", async () => {
     const { stream, batches } = recordingStream();
+    const lines = new TurnBatch(stream);
     // From a promise reaction, as the callers are whose requests a chunk of replies settled.
     await Promise.resolve();
-    writeInTurn(stream, "first\n");
+    lines.write("first\n", true);
     await Promise.resolve();
-    writeInTurn(stream, "second\n");
+    lines.write("second\n", true);
     await nextTurn();
-    expect(batches).toEqual([["first\n", "second\n"]]);
+    expect(batches).toEqual([["first\nsecond\n"]]);
   });
 
-  it("starts a new batch in the next turn", async () => {
+  it("writes at once when not asked to batch, and starts a new batch in the next turn", async () => {
     const { stream, batches } = recordingStream();
-    writeInTurn(stream, "1\n");
+    const lines = new TurnBatch(stream);
+    lines.write("0\n", false);
+    expect(batches).toEqual([["0\n"]]);
+    lines.write("1\n", true);
     await nextTurn();
-    writeInTurn(stream, "2\n");
+    lines.write("2\n", true);
     await nextTurn();
-    expect(batches).toEqual([["1\n"], ["2\n"]]);
+    expect(batches).toEqual([["0\n"], ["1\n"], ["2\n"]]);
   });
 
-  it("keeps backpressure: false once the held lines pass the high-water mark", async () => {
-    const { stream, batches } = recordingStream(8);
-    expect(writeInTurn(stream, "1234\n")).toBe(true);
-    expect(writeInTurn(stream, "5678\n")).toBe(false);
-    await nextTurn();
-    expect(batches).toEqual([["1234\n", "5678\n"]]);
-  });
-
-  it("flushTurn writes what is held at once, and the end of the turn finds nothing left", async () => {
+  it("keeps the order: a line not batched waits behind the lines held", async () => {
     const { stream, batches } = recordingStream();
-    writeInTurn(stream, "cancel\n");
-    flushTurn(stream);
-    expect(batches).toEqual([["cancel\n"]]);
-    await nextTurn();
-    expect(batches).toEqual([["cancel\n"]]);
-    expect(stream.writableCorked).toBe(0);
-  });
-
-  it("leaves a stream corked by its owner as it was", async () => {
-    const { stream, batches } = recordingStream();
-    stream.cork();
-    writeInTurn(stream, "x\n");
-    await nextTurn();
+    const lines = new TurnBatch(stream);
+    lines.write("held\n", true);
+    lines.write("after\n", false);
     expect(batches).toEqual([]);
-    stream.uncork();
-    expect(batches).toEqual([["x\n"]]);
+    await nextTurn();
+    expect(batches).toEqual([["held\nafter\n"]]);
+  });
+
+  it("keeps backpressure: held lines that reach the high-water mark are written at once, with the stream's answer", async () => {
+    const { stream, batches } = recordingStream(8, { slow: true });
+    const lines = new TurnBatch(stream);
+    expect(lines.write("123\n", true)).toBe(true);
+    expect(batches).toEqual([]);
+    expect(lines.write("5678\n", true)).toBe(false);
+    expect(batches).toEqual([["123\n5678\n"]]);
+    // While the stream wants 'drain', a held line says so too; 'drain' comes.
+    expect(lines.write("9\n", true)).toBe(false);
+    await new Promise((resolve) => stream.once("drain", resolve));
+    await nextTurn();
+    expect(batches).toEqual([["123\n5678\n"], ["9\n"]]);
+  });
+
+  it("flush writes what is held at once, and the end of the turn finds nothing left", async () => {
+    const { stream, batches } = recordingStream();
+    const lines = new TurnBatch(stream);
+    lines.write("cancel\n", true);
+    lines.flush();
+    expect(batches).toEqual([["cancel\n"]]);
+    await nextTurn();
+    expect(batches).toEqual([["cancel\n"]]);
+  });
+
+  it("a write that throws at the end of the turn destroys the stream with the error, and nothing is thrown", async () => {
+    const stream = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const failure = new Error("cannot write");
+    stream.write = () => {
+      throw failure;
+    };
+    const errors: unknown[] = [];
+    stream.on("error", (error) => errors.push(error));
+    new TurnBatch(stream).write("x\n", true);
+    await nextTurn();
+    expect(stream.destroyed).toBe(true);
+    expect(errors).toEqual([failure]);
   });
 });
 

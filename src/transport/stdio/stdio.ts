@@ -35,7 +35,7 @@ import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from
 import { describeValue, isOverBytes, messageTooLarge, type Limits } from "../limits.js";
 import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
 import { didYouMean } from "../../util/option-names.js";
-import { flushTurn, writeInTurn } from "../../util/hot-path.js";
+import { TurnBatch } from "../../util/hot-path.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
 
 export { DEFAULT_STDIN_CLOSE_GRACE_MS, DEFAULT_TERMINATE_GRACE_MS } from "./process-tree.js";
@@ -312,6 +312,8 @@ class StdioConnection implements McpConnection {
   private readonly events: EventsClosedOnce;
   private closing: Promise<void> | undefined;
   private readonly stderrText = new TextDecoder("utf-8");
+  /** What goes to the child's stdin: at once, or with the other lines of the turn while calls overlap. */
+  private readonly lines: TurnBatch | undefined;
 
   constructor(
     readonly tree: ProcessTree,
@@ -326,6 +328,7 @@ class StdioConnection implements McpConnection {
       this.events.requestFailed(id, this.withTail(error)),
     );
     const child = tree.child;
+    this.lines = child.stdin ? new TurnBatch(child.stdin) : undefined;
     // Every stream gets an 'error' listener: an unhandled one would crash this process.
     child.stdin?.on("error", () => this.peerGone());
     child.stdin?.on("drain", () => this.resolveDrainWaiters());
@@ -380,7 +383,7 @@ class StdioConnection implements McpConnection {
       return Promise.reject(this.withTail(messageTooLarge(this.limits.maxMessageBytes, "sent", KIND)));
     }
     const stdin = this.tree.child.stdin;
-    if (!stdin || !stdin.writable) return this.writeAfterStdinGone();
+    if (!stdin || !stdin.writable || !this.lines) return this.writeAfterStdinGone();
     // While other requests wait for their answers, calls overlap: their callers send the next
     // ones as a chunk of replies settles them, all in one turn, and those lines leave together.
     const overlapping = this.stall.waiting > 0;
@@ -393,7 +396,7 @@ class StdioConnection implements McpConnection {
     try {
       // JSON.stringify escapes newlines inside strings, so the message is one line.
       const line = `${text}\n`;
-      flushed = overlapping ? writeInTurn(stdin, line) : stdin.write(line);
+      flushed = this.lines.write(line, overlapping);
     } catch (cause) {
       return Promise.reject(this.withTail(new McpTransportError("DISCONNECTED", "could not write to the server process's stdin", { cause })));
     }
@@ -575,8 +578,7 @@ class StdioConnection implements McpConnection {
     this.phase = "ended";
     // Lines held for the end of this turn leave before stdin closes (a cancel notice sent just
     // before close() is still sent).
-    const stdin = this.tree.child.stdin;
-    if (stdin) flushTurn(stdin);
+    this.lines?.flush();
     clearTimeout(this.drainTimer);
     this.stall.stop();
     this.framer.reset();
