@@ -52,8 +52,12 @@ interface LineStream {
  */
 export class TurnBatch {
   private held: string | undefined;
+  /** The stream's high-water mark, read once: it does not change. */
+  private readonly highWaterMark: number;
 
-  constructor(private readonly stream: LineStream) {}
+  constructor(private readonly stream: LineStream) {
+    this.highWaterMark = stream.writableHighWaterMark;
+  }
 
   /**
    * Writes `chunk`: with the others of this turn when `batch` is true or lines are held already
@@ -70,7 +74,7 @@ export class TurnBatch {
     } else {
       this.held = held + chunk;
     }
-    if (this.held!.length >= this.stream.writableHighWaterMark) return this.flush();
+    if (this.held!.length >= this.highWaterMark) return this.flush();
     return !this.stream.writableNeedDrain;
   }
 
