@@ -16,7 +16,8 @@
  *   the CPU per call at 1.6x the calls per second (bench/RESULTS.md, "Hot path (issue 20)"). It
  *   first corked the stream and let Node hand the lines to `writev`; one string joined in
  *   JavaScript costs less than Node's bookkeeping of each chunk (an entry, a callback, an encoding
- *   each): about 14.6 against 15.5 µs of CPU a call, in 6 alternating runs (bench/RESULTS.md).
+ *   each): 13.9 against 16.0 µs of CPU a call with 64 in flight, in 5 alternating runs
+ *   (bench/RESULTS.md, "A shorter stdio call path").
  *   The stdio connection batches only while calls overlap.
  *
  * Elsewhere, because it is a data structure rather than a line of code: `collections/id-table.ts`
