@@ -559,7 +559,7 @@ export class McpClient {
         return connection.session;
       },
       handlers: options.handlers ?? {},
-      request: (method, params, requestOptions) => this.send(method, params, requestOptions),
+      request: (method, params, requestOptions, onDispatch) => this.send(method, params, requestOptions, onDispatch),
       onNotification: (method, listener) => connection.onNotification(method, listener),
       peekTool: (name) => this.tools.peek(name),
       findTool: (name, findOptions) => this.findTool(name, findOptions),
@@ -591,15 +591,20 @@ export class McpClient {
    * more than twice as often, about 3 MiB more peak RSS on the bench (bench/RESULTS.md, "Hot path
    * (issue 20)").
    */
-  private send(method: string, params: Record<string, unknown> | undefined, options: CallOptions & { label: string }): Promise<Record<string, unknown>> {
-    if (options.meta === undefined) return this.connection.request(method, params, sentOptions(options));
+  private send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions & { label: string },
+    onDispatch: RequestOptions["onDispatch"] = options.onDispatch,
+  ): Promise<Record<string, unknown>> {
+    if (options.meta === undefined) return this.connection.request(method, params, sentOptions(options, onDispatch));
     let sent: Record<string, unknown>;
     try {
       sent = withCallerMeta(params, options.meta, options.label);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.connection.request(method, sent, sentOptions(options));
+    return this.connection.request(method, sent, sentOptions(options, onDispatch));
   }
 
   private async collect<K extends string, Item>(

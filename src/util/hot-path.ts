@@ -69,31 +69,37 @@ export class TurnBatch {
   write(chunk: string, batch: boolean): boolean {
     const held = this.held;
     if (held === undefined && !batch) return this.stream.write(chunk);
-    if (held === undefined) {
-      this.held = chunk;
-      process.nextTick(writeHeld, this);
-    } else {
-      this.held = held + chunk;
-    }
-    if (this.held!.length >= this.highWaterMark) return this.flush();
+    if (held === undefined) process.nextTick(writeHeld, this);
+    const text = held === undefined ? chunk : held + chunk;
+    this.held = text;
+    if (text.length >= this.highWaterMark) return this.flush();
     return !this.stream.writableNeedDrain;
   }
 
-  /** Writes what is held at once (the stream is about to close); returns what `write` returns. */
+  /**
+   * Writes what is held at once (the stream is about to close, or the held text reached the
+   * high-water mark); returns what `write` returns, and throws what it throws to the caller.
+   */
   flush(): boolean {
     const held = this.held;
     if (held === undefined) return !this.stream.writableNeedDrain;
     this.held = undefined;
+    return this.stream.write(held);
+  }
+
+  /**
+   * `flush()` where there is no caller to throw to (the end of the turn, the stream about to
+   * close): a write that throws destroys the stream instead, whose 'error' says it.
+   */
+  flushOrDestroy(): void {
     try {
-      return this.stream.write(held);
+      this.flush();
     } catch (error) {
-      // Out of the caller's turn there is no one to throw to: the stream's 'error' says it.
       this.stream.destroy(error instanceof Error ? error : new Error(String(error)));
-      return false;
     }
   }
 }
 
 function writeHeld(batch: TurnBatch): void {
-  batch.flush();
+  batch.flushOrDestroy();
 }

@@ -108,6 +108,16 @@ describe("TurnBatch", () => {
     expect(stream.destroyed).toBe(true);
     expect(errors).toEqual([failure]);
   });
+
+  it("a write that throws in the caller's turn (the held text reached the high-water mark) throws to the caller", () => {
+    const stream = new Writable({ highWaterMark: 4, write: (_chunk, _encoding, done) => done() });
+    const failure = new Error("cannot write");
+    stream.write = () => {
+      throw failure;
+    };
+    expect(() => new TurnBatch(stream).write("12345\n", true)).toThrow(failure);
+    expect(stream.destroyed).toBe(false);
+  });
 });
 
 describe("copyWith", () => {

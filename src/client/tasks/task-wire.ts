@@ -22,8 +22,17 @@ export interface TaskHost {
   /** The current session: its limits, its description, the progress of a request sent on it. */
   readonly session: TransportSession;
   readonly handlers: ClientHandlers;
-  /** One request the way the connection sends it (the era's `_meta`, a reconnection awaited). */
-  request(method: string, params: Record<string, unknown> | undefined, options: TaskRequestOptions): Promise<Record<string, unknown>>;
+  /**
+   * One request the way the connection sends it (the era's `_meta`, a reconnection awaited).
+   * `onDispatch`, when given, is called in place of `options.onDispatch`: the options are copied
+   * once, on the way to the connection, rather than once more to swap one hook.
+   */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: TaskRequestOptions,
+    onDispatch?: RequestOptions["onDispatch"],
+  ): Promise<Record<string, unknown>>;
   /** A server notification, on this session and the next ones; returns the function that stops it. */
   onNotification(method: string, listener: (params: Record<string, unknown>) => void): () => void;
   /** What the latest tool list says of a tool, when it is known without listing (see `ToolCatalog.peek`). */

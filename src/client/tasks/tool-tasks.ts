@@ -16,7 +16,6 @@ import { checkTaskOption, planToolCall, type TaskRequest, type ToolCallPlan } fr
 import { TaskDeadline } from "./task-timing.js";
 import type { TaskHost, TaskRequestOptions, TaskSnapshot, TaskWire } from "./task-wire.js";
 import { ToolTask } from "./tool-task.js";
-import { sentOptions } from "../request-options.js";
 
 /** The options of one tool call, as `callTool` hands them on. */
 export interface TaskAwareCallOptions extends TaskRequestOptions {
@@ -71,11 +70,11 @@ export class ToolTasks {
       const wire = this.wire();
       // The request's id is its progress token, for a task the server may answer with.
       let token: number | undefined;
-      const send = sentOptions(options, (id) => {
+      const onDispatch = (id: number) => {
         token = id;
         options.onDispatch?.(id);
-      });
-      return this.host.request(Method.toolsCall, params, send).then((raw) => {
+      };
+      return this.host.request(Method.toolsCall, params, options, onDispatch).then((raw) => {
         const created = wire.created(raw, options.label);
         return created === undefined ? raw : this.follow(name, created, token, options, startedAt, { bound: undefined, handle: undefined });
       });
@@ -112,7 +111,7 @@ export class ToolTasks {
     try {
       let raw: Record<string, unknown>;
       if (deadline === undefined) {
-        raw = await this.host.request(Method.toolsCall, params, { ...options, onDispatch });
+        raw = await this.host.request(Method.toolsCall, params, options, onDispatch);
       } else {
         try {
           raw = await this.host.request(Method.toolsCall, wire.augment(params, request?.ttlMs), {
@@ -187,12 +186,9 @@ export class ToolTasks {
     const session = this.host.session;
     let token: number | undefined;
     const params = { name, arguments: args };
-    const raw = await this.host.request(Method.toolsCall, plan === "task" ? wire.augment(params, request?.ttlMs) : params, {
-      ...send,
-      onDispatch: (id) => {
-        token = id;
-        send.onDispatch?.(id);
-      },
+    const raw = await this.host.request(Method.toolsCall, plan === "task" ? wire.augment(params, request?.ttlMs) : params, send, (id) => {
+      token = id;
+      send.onDispatch?.(id);
     });
     const created = wire.created(raw, send.label);
     if (created === undefined) return new ToolTask({ wire: this.wire, host: this.host, tool: name, answer: raw });

@@ -578,7 +578,7 @@ class StdioConnection implements McpConnection {
     this.phase = "ended";
     // Lines held for the end of this turn leave before stdin closes (a cancel notice sent just
     // before close() is still sent).
-    this.lines?.flush();
+    this.lines?.flushOrDestroy();
     clearTimeout(this.drainTimer);
     this.stall.stop();
     this.framer.reset();
