@@ -198,11 +198,14 @@ describe("modern era over HTTP: headers, recoveries, evidence", () => {
     await using client = await connect(endpoint.url);
     const controller = new AbortController();
     const call = client.callTool("slow", {}, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => endpoint.count("tools/call")).toBe(1);
     controller.abort(new Error("enough"));
     await expect(call).rejects.toThrow("enough");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(endpoint.clientClosed).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => endpoint.clientClosed).toBeGreaterThanOrEqual(1);
+    // A notice would have been sent as the call was cancelled, before this later request (which
+    // the endpoint refuses: a round trip is all it is for).
+    await expect(client.listTools()).rejects.toThrow();
+    expect(endpoint.count("tools/list")).toBe(1);
     expect(endpoint.count("notifications/cancelled")).toBe(0);
   });
 
