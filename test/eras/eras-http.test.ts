@@ -198,10 +198,11 @@ describe("modern era over HTTP: headers, recoveries, evidence", () => {
     await using client = await connect(endpoint.url);
     const controller = new AbortController();
     const call = client.callTool("slow", {}, { signal: controller.signal });
-    await expect.poll(() => endpoint.count("tools/call")).toBe(1);
+    const served = endpoint;
+    await expect.poll(() => served.count("tools/call")).toBe(1);
     controller.abort(new Error("enough"));
     await expect(call).rejects.toThrow("enough");
-    await expect.poll(() => endpoint.clientClosed).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => served.clientClosed).toBeGreaterThanOrEqual(1);
     // A notice would have been sent as the call was cancelled, before this later request (which
     // the endpoint refuses: a round trip is all it is for).
     await expect(client.listTools()).rejects.toThrow();
