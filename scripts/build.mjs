@@ -7,8 +7,8 @@
 //    the code they share, or load later, in dist/chunks/. Node loads a module graph of ~200 files
 //    in about 155 ms and 17 MiB; the same code in about twenty files takes about 50 ms and 11 MiB
 //    (bench/RESULTS.md, "The schemas without zod, and one file to load"). What is loaded later
-//    (the schemas, the gateway's commands) stays in chunks of its own, behind its dynamic import;
-//    packages stay external.
+//    (the schemas, the gateway's commands, its serving parts, the bridge's relay) stays in chunks
+//    of its own, behind its dynamic import; packages stay external.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";

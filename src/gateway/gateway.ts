@@ -9,18 +9,14 @@
  * are still served for `drainDelayMs`, then refused; those in flight get `drainMs`), stops every
  * child and resolves once no child and no socket is left.
  */
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { GatewayOptions, Principal } from "./gateway-options.js";
 import { checkGatewayOptions, type ResolvedGatewayOptions } from "./check-options.js";
-import { Admission, type AdmissionCounts } from "./http/admission.js";
-import { ListenStreams } from "./http/listen-streams.js";
+import type { GatewayCore } from "./gateway-core.js";
+import type { AdmissionCounts } from "./http/admission.js";
 import { callerCheck } from "./http/caller-auth.js";
-import type { FrontContext } from "./http/front-context.js";
-import { createHandler, type GatewayHandler } from "./http/handler.js";
-import { InFlightRequests } from "./http/in-flight.js";
-import { listToolsThrough } from "./http/list-tools-page.js";
-import { ToolHeaderCatalog } from "./http/tool-header-catalog.js";
+import type { GatewayHandler } from "./http/handler.js";
 import { startAdminServer, type AdminServer } from "./ops/admin-server.js";
 import { Drain, type DrainResult } from "./ops/drain.js";
 import { createGatewayTelemetry, type GatewayTelemetryRecorder } from "./ops/gateway-telemetry.js";
@@ -30,12 +26,6 @@ import { Readiness } from "./ops/readiness.js";
 import type { GatewayTelemetry } from "./ops/telemetry.js";
 import type { Relay } from "./relay.js";
 import type { OpenSessionChild } from "./sessions/session-child.js";
-import { SessionStore } from "./sessions/session-store.js";
-import { defaultChildren } from "./default-children.js";
-import { isLoopbackHost } from "../util/loopback.js";
-
-/** Whom the gateway's own requests (its `tools/list`) are relayed for; no caller's name holds a NUL. */
-const GATEWAY_PRINCIPAL: Principal = Object.freeze({ principal: "\0gateway" });
 
 /** How long answered connections get to flush after the front stops listening, before they are cut. */
 export const FRONT_CLOSE_GRACE_MS = 1_000;
@@ -66,7 +56,12 @@ export type GatewayChildrenFactory = (
 
 /** Parts of a gateway that may be given instead of the defaults: for tests, and for embedding. */
 export interface GatewayParts {
-  /** @default the pool and session relays of gateway/children/ */
+  /**
+   * Called when the parts that serve are built (gateway-core.ts, loaded as the gateway is
+   * created, a turn later). If it throws, `listen()` rejects with what it threw and every request
+   * is answered 500 in our words.
+   * @default the pool and session relays of gateway/children/
+   */
   children?: GatewayChildrenFactory;
   /** @default createGatewayTelemetry({ log: options.log }) */
   telemetry?: GatewayTelemetryRecorder;
@@ -114,46 +109,31 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
       maxSessions: resolved.legacy === "session" ? resolved.maxSessions : 0,
     }),
   );
-  const childrenFactory = parts.children ?? defaultChildren;
-  // Filled through the children, which are built next; it lists nothing before the first tools/call.
-  const toolHeaders = new ToolHeaderCatalog({ listPage: listToolsThrough(() => children.poolFor("modern", GATEWAY_PRINCIPAL)) });
-  const children = childrenFactory(resolved, { telemetry, readiness, toolsChanged: () => toolHeaders.toolsChanged() });
-
   let refusing = false;
-  const inFlight = new InFlightRequests();
-  const sessions = new SessionStore({
-    maxSessions: resolved.maxSessions,
-    maxSessionsPerPrincipal: resolved.maxSessionsPerPrincipal,
-    sessionIdleMs: resolved.sessionIdleMs,
-    maxStoredEvents: resolved.maxStoredEvents,
-    counted: (count) => telemetry.sessions(count),
-    ended: (_session, cause) => telemetry.note("session_ended", { cause }),
+  // The parts that serve requests, loaded on the way (gateway-core.ts): until they are here,
+  // a request waits for them, and there is nothing in flight to drain.
+  let core: GatewayCore | undefined;
+  const coreReady = import("./gateway-core.js").then(({ buildGatewayCore }) => {
+    core = buildGatewayCore({ options: resolved, telemetry, readiness, checkCaller, children: parts.children, refusing: () => refusing });
+    return core;
   });
-  const context: FrontContext = {
-    options: resolved,
-    telemetry,
-    admission: new Admission(resolved.maxRequests, resolved.maxQueue, ({ running, queued }) => telemetry.inFlight(running, queued)),
-    listenStreams: new ListenStreams(resolved.maxListenStreams, (open) => telemetry.listenStreams(open)),
-    sessions,
-    poolFor: (era, principal) => children.poolFor(era, principal),
-    openSessionChild: children.openSessionChild,
-    inFlight,
-    toolHeaders,
-    hostPolicy: { allowedHosts: resolved.allowedHosts, loopbackNames: isLoopbackHost(resolved.listen.host) },
-    checkCaller,
-    refusing: () => refusing,
+  // Its failure (children of the caller's that could not be built) is listen()'s, and each request's.
+  coreReady.catch(() => telemetry.note("handler_fault"));
+  const handler: GatewayHandler = (request, response) => {
+    if (core !== undefined) return core.handler(request, response);
+    coreReady.then(
+      (loaded) => loaded.handler(request, response),
+      () => answerFault(response),
+    );
   };
-  const handler = createHandler(context);
 
   let server: Server | undefined;
   let admin: AdminServer | undefined;
   let listening: Promise<string> | undefined;
-  // Warmed now, not at listen(): the handler may be mounted in a server of the user's own.
-  const childrenStarted = children.start();
 
   const closeFront = async (hurry: AbortSignal): Promise<void> => {
     await listening?.catch(() => {});
-    sessions.endStreams();
+    core?.sessions.endStreams();
     const front = server;
     if (front !== undefined) {
       const closed = new Promise<void>((resolve) => front.close(() => resolve()));
@@ -178,12 +158,15 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
       refuseNewRequests: () => {
         refusing = true;
       },
-      whenIdle: () => inFlight.whenIdle(),
-      failInFlight: (error) => inFlight.failAll(error),
+      whenIdle: () => coreReady.then((loaded) => loaded.inFlight.whenIdle(), () => {}),
+      failInFlight: (error) => core?.inFlight.failAll(error) ?? 0,
       closeFront,
       closeChildren: async (hurry) => {
-        await childrenStarted;
-        await Promise.all([sessions.close(), children.close(hurry)]);
+        const loaded = await coreReady.catch(() => undefined);
+        if (loaded !== undefined) {
+          await loaded.childrenStarted;
+          await Promise.all([loaded.sessions.close(), loaded.children.close(hurry)]);
+        }
         telemetry.close();
       },
     },
@@ -198,17 +181,18 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
       return admin?.url;
     },
     get sessionCount() {
-      return sessions.size;
+      return core?.sessions.size ?? 0;
     },
     get requests() {
-      return context.admission.counts;
+      return core?.admission.counts ?? { running: 0, queued: 0 };
     },
     listen() {
       listening ??= (async () => {
+        const loaded = await coreReady;
         // Loaded here, not at the top: a program that imports mcpwire and never serves (a client)
         // should not hold Node's HTTP client and server (about 0.6 MiB on Node 20).
         const { createServer } = await import("node:http");
-        const front = createServer(handler);
+        const front = createServer(loaded.handler);
         server = front;
         await new Promise<void>((resolve, reject) => {
           front.once("error", reject);
@@ -232,6 +216,13 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
       await drain.start();
     },
   };
+}
+
+/** A request that came before the serving parts, which could not be built: an answer in our words only. */
+function answerFault(response: ServerResponse): void {
+  if (response.headersSent) return;
+  response.writeHead(500, { "content-type": "application/json" });
+  response.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "the gateway failed to handle this request" } }));
 }
 
 /** The drain's result type, for the CLI. */

@@ -67,6 +67,22 @@ describe("the built package", () => {
     expect(files.filter((file) => /schemas/.test(file))).toEqual([]);
   });
 
+  it('leaves the gateway\'s serving parts and the bridge\'s relay unloaded by import "mcpwire" (they load when one is started)', () => {
+    const hooks = `export async function load(url, context, next) { if (url.startsWith("file:")) process.stdout.write(url + "\\n"); return next(url, context); }`;
+    const register = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+    const child = runNode(["--import", `data:text/javascript,${encodeURIComponent(register)}`, "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(`${ROOT}dist/index.js`).href)});`]);
+    expect(child.stderr).toBe("");
+    const sources = child.stdout
+      .trim()
+      .split("\n")
+      .filter((url) => url.includes("/dist/"))
+      .flatMap((url) => readFileSync(fileURLToPath(url), "utf8").match(/^\/\/ src\/\S+/gm) ?? []);
+    expect(sources).toContain("// src/gateway/gateway.ts");
+    expect(sources).toContain("// src/gateway/bridge/stdio-bridge.ts");
+    const serving = sources.filter((source) => /^\/\/ src\/gateway\/(gateway-core|default-children|children\/(?!check-options)|sessions\/|http\/(handler|post-handler|forward)|bridge\/bridge-relay)/.test(source));
+    expect(serving).toEqual([]);
+  });
+
   it('leaves Node\'s HTTP client and server unloaded by import "mcpwire" (the gateway loads them when it listens)', () => {
     const script = `const before = new Set(process.moduleLoadList);
       await import(${JSON.stringify(pathToFileURL(`${ROOT}dist/index.js`).href)});

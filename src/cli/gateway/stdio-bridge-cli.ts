@@ -1,6 +1,6 @@
 /**
  * `mcpwire gateway <url> --stdio`: a remote MCP server served on this process's stdin and stdout,
- * for desktop hosts that only start stdio servers (gateway/bridge/stdio-bridge.ts).
+ * for desktop hosts that only start stdio servers (gateway/bridge/stdio-bridge.ts and bridge-relay.ts).
  *
  * stdin and stdout belong to the host, so nothing but JSON-RPC goes to stdout, and diagnostics
  * are JSON lines on stderr. A login cannot be asked for here: the bridge uses and refreshes the
