@@ -6,6 +6,7 @@
 // which measure the peak RSS one 16 MiB message costs, in a process that has done nothing else
 // large (in "main", the earlier messages' garbage and the benchmark's own payloads count too).
 import { performance } from "node:perf_hooks";
+import { recordThreadCpu, threadCpu } from "../thread-cpu.mjs";
 
 const [clientName, transport, target, scenario = "main"] = process.argv.slice(2);
 const SERVER = new URL("../servers/minimal-server.mjs", import.meta.url).pathname;
@@ -54,6 +55,7 @@ if (scenario === "memory-reply" || scenario === "memory-request") {
 for (let i = 0; i < WARMUP; i++) await session.call("echo", { text: PAYLOAD });
 
 const latencies = new Float64Array(SEQUENTIAL);
+let threads = threadCpu();
 let cpu = process.cpuUsage();
 start = performance.now();
 for (let i = 0; i < SEQUENTIAL; i++) {
@@ -64,6 +66,7 @@ for (let i = 0; i < SEQUENTIAL; i++) {
 let elapsed = performance.now() - start;
 figures.seqCallsPerSec = (SEQUENTIAL / elapsed) * 1000;
 figures.seqCpuMicrosPerCall = cpuMicros(cpu) / SEQUENTIAL;
+recordThreadCpu(figures, "seq", threads, SEQUENTIAL);
 const sorted = Array.from(latencies).sort((a, b) => a - b);
 figures.seqP50Ms = percentile(sorted, 50);
 figures.seqP99Ms = percentile(sorted, 99);
@@ -79,12 +82,14 @@ async function inFlight(calls) {
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 }
 if (CONCURRENT_WARMUP > 0) await inFlight(CONCURRENT_WARMUP);
+threads = threadCpu();
 cpu = process.cpuUsage();
 start = performance.now();
 await inFlight(CONCURRENT);
 elapsed = performance.now() - start;
 figures.concCallsPerSec = (CONCURRENT / elapsed) * 1000;
 figures.concCpuMicrosPerCall = cpuMicros(cpu) / CONCURRENT;
+recordThreadCpu(figures, "conc", threads, CONCURRENT);
 // The high-water mark so far: import, connect and every call, nothing large yet (issue 20's
 // "peak RSS through 64 in flight"; the large messages below raise the later peaks).
 figures.peakRssInFlightMiB = process.resourceUsage().maxRSS / 1024;
