@@ -135,6 +135,7 @@ describe("mcpwire/ai: MCP tools in the AI SDK's tool loop", () => {
     const tools = await aiTools(client);
     const controller = new AbortController();
     const pending = tools.slow!.execute!({ ms: 60_000 }, { toolCallId: "call-1", messages: [], abortSignal: controller.signal });
+    // However late this fires, the call is still waiting: the tool sleeps a minute.
     setTimeout(() => controller.abort(), 50);
     const output = await (pending as Promise<unknown>);
     expect(output).toMatchObject({ isError: true, failure: { kind: "CANCELLED", retryable: false } });

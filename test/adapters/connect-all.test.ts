@@ -189,7 +189,9 @@ describe("connectAll", () => {
     });
     const controller = new AbortController();
     const connecting = connectAll(path, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("the host is shutting down")), 300);
+    // Abort once both children run (mute never answers its handshake), so that there is something to stop.
+    await expect.poll(() => processesWith(marker), { timeout: 10_000 }).toHaveLength(2);
+    controller.abort(new Error("the host is shutting down"));
     await expect(connecting).rejects.toThrow("the host is shutting down");
     expect(await processesWith(marker)).toEqual([]);
     await expect(connectAll(path, { signal: AbortSignal.abort(new Error("already")) })).rejects.toThrow("already");

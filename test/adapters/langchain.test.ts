@@ -144,6 +144,7 @@ describe("mcpwire/langchain: MCP tools as LangChain tools", () => {
     const client = await connectLibrary();
     const [slow] = await langchainTools(client, { filter: (tool) => tool.tool.name === "slow" });
     const controller = new AbortController();
+    // However late this fires, the call is still waiting: the tool sleeps a minute.
     setTimeout(() => controller.abort(), 50);
     const message = (await slow!.invoke(toolCall("slow", { ms: 60_000 }), { signal: controller.signal })) as ToolMessage;
     expect(message).toMatchObject({

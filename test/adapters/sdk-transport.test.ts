@@ -96,14 +96,6 @@ function textOf(result: unknown): string {
   return ((result as { content: { text: string }[] }).content[0]!).text;
 }
 
-async function eventually(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe("mcpwire/sdk: the official SDK's Client over an mcpwire transport", () => {
   it("runs the handshake, lists and calls tools, and answers server-to-client requests", async () => {
     const client = await sdkClient(new SdkTransport(contractServerTransport()));
@@ -140,7 +132,7 @@ describe("mcpwire/sdk: the official SDK's Client over an mcpwire transport", () 
     const client = await sdkClient(transport);
     const seen = watchCallbacks(transport);
     await expect(client.callTool({ name: "crash", arguments: {} })).rejects.toThrow();
-    await eventually(() => seen.closes() === 1);
+    await expect.poll(() => seen.closes(), { timeout: 15_000 }).toBe(1);
     expect(seen.errors.map((error) => (error as McpTransportError).reason)).toEqual(["DISCONNECTED"]);
     await expect(transport.send({ jsonrpc: "2.0", method: "notifications/initialized" })).rejects.toMatchObject({ reason: "DISCONNECTED" });
     await transport.close();
@@ -152,7 +144,7 @@ describe("mcpwire/sdk: the official SDK's Client over an mcpwire transport", () 
     const client = await sdkClient(transport);
     const seen = watchCallbacks(transport);
     await expect(client.callTool({ name: "blob", arguments: { bytes: 10_000 } })).rejects.toThrow();
-    await eventually(() => seen.closes() === 1);
+    await expect.poll(() => seen.closes(), { timeout: 15_000 }).toBe(1);
     expect(seen.errors.map((error) => (error as McpTransportError).reason)).toEqual(["LIMIT"]);
   });
 
@@ -161,9 +153,10 @@ describe("mcpwire/sdk: the official SDK's Client over an mcpwire transport", () 
     const client = await sdkClient(new SdkTransport(watched));
     const controller = new AbortController();
     const call = client.callTool({ name: "sleep", arguments: { ms: 60_000 } }, undefined, { signal: controller.signal });
+    // However late this fires, the call is still waiting: the tool sleeps a minute.
     setTimeout(() => controller.abort(), 50);
     await expect(call).rejects.toThrow();
-    await eventually(() => watched.abandoned.length === 1);
+    await expect.poll(() => watched.abandoned, { timeout: 15_000 }).toHaveLength(1);
     expect(typeof watched.abandoned[0]).toBe("number");
   });
 
@@ -240,7 +233,7 @@ describe("mcpwire/sdk over real wires", () => {
     const client = await sdkClient(transport);
     const seen = watchCallbacks(transport);
     await expect(client.callTool({ name: "crash", arguments: {} })).rejects.toThrow();
-    await eventually(() => seen.closes() === 1);
+    await expect.poll(() => seen.closes(), { timeout: 15_000 }).toBe(1);
     expect(seen.errors[0]).toMatchObject({ reason: "DISCONNECTED", exitCode: 3 });
   });
 

@@ -21,8 +21,9 @@ export async function unansweredPort(): Promise<{ port: number; stop(): void }> 
     [
       "-e",
       `const server = require("node:net").createServer().listen({ host: "127.0.0.1", port: 0, backlog: 1 }, () => {
-        process.stdout.write(server.address().port + "\\n");
-        setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 50);
+        // Blocked in the write's callback, before its event loop can accept anything: once the
+        // port is read, no connection is ever accepted.
+        process.stdout.write(server.address().port + "\\n", () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0));
       });`,
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
@@ -31,7 +32,6 @@ export async function unansweredPort(): Promise<{ port: number; stop(): void }> 
     child.once("error", reject);
     child.stdout.once("data", (data: Buffer) => resolve(Number(String(data).trim())));
   });
-  await new Promise((resolve) => setTimeout(resolve, 200)); // the child is now blocked
   // Connections the kernel completes on its own until the accept queue is full.
   const fillers: net.Socket[] = [];
   for (;;) {
@@ -40,7 +40,9 @@ export async function unansweredPort(): Promise<{ port: number; stop(): void }> 
     fillers.push(socket);
     const connected = await new Promise<boolean>((resolve) => {
       socket.once("connect", () => resolve(true));
-      setTimeout(() => resolve(false), 300);
+      // The kernel completes a connection on loopback at once while the queue has room: a second
+      // without one means the queue is full (a longer bound only costs time, never a wrong port).
+      setTimeout(() => resolve(false), 1_000);
     });
     if (!connected) break;
     if (fillers.length > 64) throw new Error("the accept queue never filled");

@@ -79,6 +79,7 @@ describe("McpClient: the handshake", () => {
     const transport = new RecordingTransport({ initialize: () => new Promise(() => {}) });
     const controller = new AbortController();
     const reason = new Error("user left");
+    // However late this fires, the handshake is still waiting: initialize is never answered.
     setTimeout(() => controller.abort(reason), 20);
     await expect(connect(transport, { signal: controller.signal })).rejects.toBe(reason);
     expect(transport.notifications("notifications/initialized")).toEqual([]);
@@ -282,11 +283,12 @@ describe("McpClient: server-to-client requests and notifications", () => {
     transport.notify("notifications/resources/updated", { uri: "file:///x" });
     transport.notify("notifications/resources/updated", { notAUri: 1 });
     transport.notify("notifications/message", { level: "error", data: "disk full" });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect.poll(() => seen, { timeout: 5_000 }).toEqual(["tools", "resources", "prompts", "file:///x", "error:disk full"]);
     stopLogs();
     transport.notify("notifications/message", { level: "error", data: "again" });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(seen).toEqual(["tools", "resources", "prompts", "file:///x", "error:disk full"]);
+    // Notices arrive in order: once this later one is heard, the log notice before it was routed.
+    transport.notify("notifications/tools/list_changed");
+    await expect.poll(() => seen, { timeout: 5_000 }).toEqual(["tools", "resources", "prompts", "file:///x", "error:disk full", "tools"]);
   });
 });
 

@@ -158,8 +158,10 @@ describe("the modern era (2026-07-28)", () => {
     await client.listPrompts();
     expect(transport.requests("tools/list")).toHaveLength(1);
     expect(transport.requests("prompts/list")).toHaveLength(2);
+    // Once a listener of ours hears the change, the client's own, which drops the cached list, has run.
+    const heard = new Promise<void>((resolve) => client.onToolsListChanged(() => resolve()));
     transport.notify("notifications/tools/list_changed");
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await heard;
     await client.listTools();
     expect(transport.requests("tools/list")).toHaveLength(2);
   });

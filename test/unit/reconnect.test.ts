@@ -26,15 +26,15 @@ describe("McpClient with reconnect", () => {
     const changes: string[] = [];
     client.onToolsListChanged(() => changes.push("changed"));
     const pending = client.callTool("hang");
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The drop must catch the call on the wire, not before it was sent.
+    await expect.poll(() => transport.requests("tools/call"), { timeout: 5_000 }).toHaveLength(1);
     transport.disconnect();
     await expect(pending).rejects.toMatchObject({ reason: "DISCONNECTED" });
     // A request made during the reconnection waits for it.
     await expect(client.listTools()).resolves.toEqual([]);
     expect(transport.requests("initialize")).toHaveLength(2);
     transport.notify("notifications/tools/list_changed");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(changes).toEqual(["changed"]);
+    await expect.poll(() => changes, { timeout: 5_000 }).toEqual(["changed"]);
   });
 
   it("gives up after maxAttempts and ends with the last failure", async () => {
@@ -91,7 +91,8 @@ describe("McpClient with reconnect", () => {
     const transport = new RecordingTransport({});
     const client = await connect(transport, { reconnect: { initialDelayMs: 5_000 } });
     transport.disconnect();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The dropped session has ended: its end listeners, which start the backoff, ran before this resolves.
+    await client.session.ended;
     await client.close();
     expect((await client.ended).error).toBeUndefined();
     expect(transport.requests("initialize")).toHaveLength(1);

@@ -43,7 +43,8 @@ describe("RecordingTransport", () => {
     await using client = await connect(transport, { handlers: { roots: [{ uri: "file:///w" }] } });
     expect(await transport.request("roots/list")).toEqual({ roots: [{ uri: "file:///w" }] });
     const pending = client.callTool("hang");
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The disconnect must catch the call on the wire, not before it was sent.
+    await expect.poll(() => transport.requests("tools/call"), { timeout: 5_000 }).toHaveLength(1);
     transport.disconnect();
     await expect(pending).rejects.toMatchObject({ reason: "DISCONNECTED" });
   });

@@ -99,16 +99,19 @@ describe("TransportSession: timeouts and cancellation", () => {
     const error = await failure(session.request("slow", {}, { timeoutMs: 30 }));
     expect(error.reason).toBe("TIMEOUT");
     expect(error.retryable).toBe(true);
+    const cancelled = [{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "timeout" } }];
+    await expect.poll(() => transport.notifications("notifications/cancelled"), { timeout: 5_000 }).toEqual(cancelled);
+    // Checks absence (no second notice): a short wait can only miss a late one, never fail a good run.
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(transport.notifications("notifications/cancelled")).toEqual([
-      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "timeout" } },
-    ]);
+    expect(transport.notifications("notifications/cancelled")).toEqual(cancelled);
   });
 
   it("never cancels initialize", async () => {
     const transport = new RecordingTransport({ initialize: () => new Promise(() => {}) });
     const session = await openSession(transport);
     expect((await failure(session.request("initialize", {}, { timeoutMs: 20 }))).reason).toBe("TIMEOUT");
+    // Checks absence, once the timeout that would have sent the notice is seen: a short wait can
+    // only miss a late notice, never fail a good run.
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(transport.notifications("notifications/cancelled")).toEqual([]);
   });
@@ -126,6 +129,8 @@ describe("TransportSession: timeouts and cancellation", () => {
     controller.abort(reason);
     await expect(call).rejects.toBe(reason);
     controller.abort();
+    await expect.poll(() => transport.notifications("notifications/cancelled"), { timeout: 5_000 }).toHaveLength(1);
+    // Checks absence (the second abort sends no second notice): a short wait can only miss a late one.
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(transport.notifications("notifications/cancelled")).toHaveLength(1);
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
@@ -145,6 +150,8 @@ describe("TransportSession: timeouts and cancellation", () => {
       const outcomes = await Promise.allSettled(calls);
       expect(outcomes.every((o) => o.status === "rejected" && (o.reason as Error).message === "all of them")).toBe(true);
       expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
+      // Checks absence (no MaxListenersExceededWarning, which is emitted a tick later): a short wait
+      // after every call has ended can only miss a late warning, never fail a good run.
       await new Promise((resolve) => setTimeout(resolve, 10));
       expect(warnings).toEqual([]);
     } finally {
@@ -174,7 +181,8 @@ describe("TransportSession: progress", () => {
     const call = session.request("work", {}, { timeoutMs: 1_000, onProgress: (p) => seen.push(p.progress) });
     const sent = await next();
     expect(sent).toMatchObject({ params: { _meta: { progressToken: 1 } } });
-    // Four notices 400 ms apart: 1.6 s in all, well past the 1 s timeout, which each restarts.
+    // Four notices 400 ms apart: 1.6 s in all, well past the 1 s timeout, which each restarts. The
+    // spacing is the subject; a late sleep cannot fail it, as its timer is due before the deadline's.
     for (let step = 1; step <= 4; step++) {
       await new Promise((resolve) => setTimeout(resolve, 400));
       await server.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: step } });
@@ -262,37 +270,43 @@ describe("TransportSession: server-to-client requests", () => {
 
   it("a server's cancellation aborts the handler and sends no response", async () => {
     const { session, server, received } = await manualPair();
+    let started = false;
     let aborted = false;
-    session.setRequestHandler(
-      "roots/list",
-      ({ signal }) =>
-        new Promise((resolve) => {
-          signal.addEventListener("abort", () => {
-            aborted = true;
-            resolve({ roots: [] });
-          });
-        }),
-    );
+    session.setRequestHandler("roots/list", ({ signal }) => {
+      started = true;
+      return new Promise((resolve) => {
+        signal.addEventListener("abort", () => {
+          aborted = true;
+          resolve({ roots: [] });
+        });
+      });
+    });
     await reply(server, { id: 5, method: "roots/list" });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The cancellation must find the handler running.
+    await expect.poll(() => started, { timeout: 5_000 }).toBe(true);
     await server.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(aborted).toBe(true);
+    await expect.poll(() => aborted, { timeout: 5_000 }).toBe(true);
+    // Checks absence (the handler's answer is not sent): a short wait can only miss a late one.
+    await new Promise((resolve) => setTimeout(resolve, 10));
     expect(received).toEqual([]);
   });
 
   it("delivers notifications to listeners until they unsubscribe, and a throwing listener harms no one", async () => {
     const { session, server } = await manualPair();
     const seen: unknown[] = [];
-    session.onNotification("notifications/message", () => {
+    const heardByThrower: unknown[] = [];
+    session.onNotification("notifications/message", (params) => {
+      heardByThrower.push(params);
       throw new Error("listener bug");
     });
     const stop = session.onNotification("notifications/message", (params) => seen.push(params));
     await server.send({ jsonrpc: "2.0", method: "notifications/message", params: { n: 1 } });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect.poll(() => seen, { timeout: 5_000 }).toEqual([{ n: 1 }]);
     stop();
     await server.send({ jsonrpc: "2.0", method: "notifications/message", params: { n: 2 } });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The listener still subscribed hears n: 2; the listeners of one notice are told together,
+    // so by then the one that stopped would have heard it too.
+    await expect.poll(() => heardByThrower, { timeout: 5_000 }).toEqual([{ n: 1 }, { n: 2 }]);
     expect(seen).toEqual([{ n: 1 }]);
   });
 });
@@ -315,7 +329,8 @@ describe("TransportSession: ending", () => {
     const transport = new RecordingTransport({ slow: () => new Promise(() => {}) });
     const session = await openSession(transport);
     const pending = session.request("slow");
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The failure must catch the request on the wire, not before it was sent.
+    await expect.poll(() => transport.requests("slow"), { timeout: 5_000 }).toHaveLength(1);
     transport.disconnect(new McpTransportError("LIMIT", "too big", { limitBytes: 10 }));
     const error = await failure(pending);
     expect(error.reason).toBe("LIMIT");

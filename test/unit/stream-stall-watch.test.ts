@@ -22,7 +22,9 @@ describe("StreamStallWatch: one timer for the read stalls of many streams", () =
     let busyFailed = false;
     watch.watch((error) => failures.push(error));
     const busy = watch.watch(() => (busyFailed = true));
-    for (let i = 0; i < 15; i++) {
+    // Activity every 30 ms until the silent stream fails (at most 200 turns, 6 s). A late sleep
+    // cannot fail the busy one: its timer is due before the stall's, so the activity comes first.
+    for (let i = 0; i < 200 && failures.length === 0; i++) {
       await until(30);
       busy.activity();
     }
@@ -31,8 +33,8 @@ describe("StreamStallWatch: one timer for the read stalls of many streams", () =
     expect(failures[0]!.timeoutMs).toBe(300);
     expect(failures[0]!.message).toContain("the endpoint sent nothing for 300 ms");
     expect(busyFailed).toBe(false);
-    await until(500);
-    expect(busyFailed).toBe(true); // silent since the loop ended
+    await expect.poll(() => busyFailed, { timeout: 5_000 }).toBe(true); // silent since the loop ended
+    // The silent stream, no longer watched, did not fail again in the 300 ms since.
     expect(failures).toHaveLength(1);
   });
 
@@ -41,9 +43,10 @@ describe("StreamStallWatch: one timer for the read stalls of many streams", () =
     const started = Date.now();
     let failedAfter = 0;
     const stream = watch.watch(() => (failedAfter = Date.now() - started));
+    // A late sleep only moves the activity later: its timer is due before the stall's.
     await until(80);
     stream.activity();
-    await until(300);
+    await expect.poll(() => failedAfter, { timeout: 5_000 }).toBeGreaterThan(0);
     expect(failedAfter).toBeGreaterThanOrEqual(80 + 120 - 5);
   });
 
@@ -51,21 +54,24 @@ describe("StreamStallWatch: one timer for the read stalls of many streams", () =
     const watch = stallWatch(50);
     let failed = 0;
     watch.watch(() => failed++).stop();
-    await until(120);
+    // A stream watched after it and not stopped: once that one has stalled, the stopped one's time has passed.
+    await new Promise<void>((resolve) => watch.watch(() => resolve()));
     expect(failed).toBe(0);
     watch.watch(() => failed++);
     watch.close();
-    await until(120);
+    // The same again on a watch that was not closed, started after it with the same ceiling.
+    await new Promise<void>((resolve) => stallWatch(50).watch(() => resolve()));
     expect(failed).toBe(0);
   });
 
   it("watches a stream added after the timer lapsed with nothing to watch", async () => {
     const watch = stallWatch(50);
     watch.watch(() => {}).stop();
-    await until(100); // the timer fires with nothing watched and lapses
+    // The timer fires with nothing watched and lapses: the wait is the subject, and a late one
+    // only leaves the timer lapsed for longer.
+    await until(100);
     let failed = false;
     watch.watch(() => (failed = true));
-    await until(150);
-    expect(failed).toBe(true);
+    await expect.poll(() => failed, { timeout: 5_000 }).toBe(true);
   });
 });

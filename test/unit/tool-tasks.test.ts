@@ -116,33 +116,35 @@ describe("2025-11-25: waiting for a task", () => {
   });
 
   it("follows notifications/tasks/status: a wait woken by one needs no poll", async () => {
-    const transport = legacyServer({
-      "tools/call": (_params: Record<string, unknown>, { transport: server }: ScriptContext) => {
-        setTimeout(() => server.notify("notifications/tasks/status", task("completed", { pollInterval: 600_000 })), 20);
-        return { task: task("working", { pollInterval: 600_000 }) };
-      },
-    });
+    const transport = legacyServer({ "tools/call": { task: task("working", { pollInterval: 600_000 }) } });
     await using client = await connect(transport, { timeoutMs: 120_000 });
     const statuses: string[] = [];
-    await client.callTool("job", {}, { onTaskStatus: (state) => statuses.push(state.status) });
+    const call = client.callTool("job", {}, { onTaskStatus: (state) => statuses.push(state.status) });
+    // The call tells the task's first state as it starts to follow it: the server's notice comes after.
+    await expect.poll(() => statuses, { timeout: 5_000 }).toEqual(["working"]);
+    transport.notify("notifications/tasks/status", task("completed", { pollInterval: 600_000 }));
+    await call;
     expect(statuses).toEqual(["working", "completed"]);
     expect(transport.requests("tasks/get")).toHaveLength(0);
   });
 
   it("hears the task's progress after creation on the call's own progress token", async () => {
+    let token: unknown;
     const transport = legacyServer({
-      "tools/call": (params: Record<string, unknown>, { transport: server }: ScriptContext) => {
-        const token = (params._meta as { progressToken: number }).progressToken;
-        setTimeout(() => {
-          server.notify("notifications/progress", { progressToken: token, progress: 1, total: 2, message: "half" });
-          server.notify("notifications/tasks/status", task("completed"));
-        }, 20);
+      "tools/call": (params: Record<string, unknown>) => {
+        token = (params._meta as { progressToken: number }).progressToken;
         return { task: task("working", { pollInterval: 600_000 }) };
       },
     });
     await using client = await connect(transport, { timeoutMs: 120_000 });
     const heard: Progress[] = [];
-    await client.callTool("job", {}, { onProgress: (progress) => heard.push(progress) });
+    let following = false;
+    const call = client.callTool("job", {}, { onProgress: (progress) => heard.push(progress), onTaskStatus: () => (following = true) });
+    // The call tells the task's first state as it starts to follow it: the server reports after.
+    await expect.poll(() => following, { timeout: 5_000 }).toBe(true);
+    transport.notify("notifications/progress", { progressToken: token, progress: 1, total: 2, message: "half" });
+    transport.notify("notifications/tasks/status", task("completed"));
+    await call;
     expect(heard).toEqual([{ progress: 1, total: 2, message: "half" }]);
   });
 
