@@ -12,6 +12,12 @@ import {
 } from "../../src/index.js";
 import { failure } from "../helpers/failure.js";
 
+/**
+ * A moment for something that must not happen to show, for checks of absence only, each after
+ * the outcome it follows was awaited: a late timer can only miss a late event, never fail a good run.
+ */
+const aMoment = () => new Promise((resolve) => setTimeout(resolve, 10));
+
 const sessions: TransportSession[] = [];
 afterEach(async () => {
   await Promise.all(sessions.splice(0).map((session) => session.close()));
@@ -101,8 +107,7 @@ describe("TransportSession: timeouts and cancellation", () => {
     expect(error.retryable).toBe(true);
     const cancelled = [{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "timeout" } }];
     await expect.poll(() => transport.notifications("notifications/cancelled"), { timeout: 5_000 }).toEqual(cancelled);
-    // Checks absence (no second notice): a short wait can only miss a late one, never fail a good run.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await aMoment(); // no second notice
     expect(transport.notifications("notifications/cancelled")).toEqual(cancelled);
   });
 
@@ -110,9 +115,7 @@ describe("TransportSession: timeouts and cancellation", () => {
     const transport = new RecordingTransport({ initialize: () => new Promise(() => {}) });
     const session = await openSession(transport);
     expect((await failure(session.request("initialize", {}, { timeoutMs: 20 }))).reason).toBe("TIMEOUT");
-    // Checks absence, once the timeout that would have sent the notice is seen: a short wait can
-    // only miss a late notice, never fail a good run.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await aMoment(); // after the timeout that would have sent a notice
     expect(transport.notifications("notifications/cancelled")).toEqual([]);
   });
 
@@ -130,8 +133,7 @@ describe("TransportSession: timeouts and cancellation", () => {
     await expect(call).rejects.toBe(reason);
     controller.abort();
     await expect.poll(() => transport.notifications("notifications/cancelled"), { timeout: 5_000 }).toHaveLength(1);
-    // Checks absence (the second abort sends no second notice): a short wait can only miss a late one.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await aMoment(); // the second abort sends no second notice
     expect(transport.notifications("notifications/cancelled")).toHaveLength(1);
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
@@ -150,9 +152,7 @@ describe("TransportSession: timeouts and cancellation", () => {
       const outcomes = await Promise.allSettled(calls);
       expect(outcomes.every((o) => o.status === "rejected" && (o.reason as Error).message === "all of them")).toBe(true);
       expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
-      // Checks absence (no MaxListenersExceededWarning, which is emitted a tick later): a short wait
-      // after every call has ended can only miss a late warning, never fail a good run.
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await aMoment(); // a MaxListenersExceededWarning is emitted a tick after the listeners are added
       expect(warnings).toEqual([]);
     } finally {
       process.off("warning", onWarning);
@@ -286,8 +286,7 @@ describe("TransportSession: server-to-client requests", () => {
     await expect.poll(() => started, { timeout: 5_000 }).toBe(true);
     await server.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
     await expect.poll(() => aborted, { timeout: 5_000 }).toBe(true);
-    // Checks absence (the handler's answer is not sent): a short wait can only miss a late one.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await aMoment(); // the handler's answer is not sent
     expect(received).toEqual([]);
   });
 
