@@ -41,7 +41,6 @@ const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? (STEADY ? 0 : 7));
 const GATEWAY_ROUNDS = Number(process.env.BENCH_GATEWAY_ROUNDS ?? (STEADY ? 0 : 3));
 const RUN_DEADLINE_MS = 300_000; // one client's whole scenario; a hang fails the run instead of the machine
 
-/** gateway-front.mjs in a process of its own (it runs on the sources, through tsx): its table, and its figures. */
 /** Runs a bench script in a process of its own; resolves with its stdout and stderr, rejects on a failed exit or past the deadline. */
 function runScript(args, env, label) {
   return new Promise((resolve, reject) => {
@@ -59,6 +58,7 @@ function runScript(args, env, label) {
   });
 }
 
+/** gateway-front.mjs in a process of its own (it runs on the sources, through tsx): its table, and its figures. */
 async function runGatewayFront(rounds) {
   const env = { ...process.env, BENCH_ROUNDS: String(rounds), BENCH_GATEWAY_JSON: "1" };
   const { stdout } = await runScript(["--import", "tsx", `${here}gateway-front.mjs`], env, "gateway-front.mjs");

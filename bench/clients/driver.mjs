@@ -19,7 +19,8 @@ const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 10000);
 // overlap, and this keeps that out of the timed window when the steady state is what is measured.
 const CONCURRENT_WARMUP = Number(process.env.BENCH_CONCURRENT_WARMUP ?? 0);
 const IN_FLIGHT = 64;
-const LARGE_MIB = (process.env.BENCH_LARGE_MIB ?? "1,4,16").split(",").map(Number);
+// Empty for none.
+const LARGE_MIB = (process.env.BENCH_LARGE_MIB ?? "1,4,16").split(",").filter(Boolean).map(Number);
 
 let warnings = 0;
 process.on("warning", () => warnings++);
