@@ -4,8 +4,8 @@
 // Nothing else of a client: no eras, no progress, no cancellation message, no schema, no
 // reconnects, no handlers of the server's requests. It answers one question: how far above the
 // bare floor does the least a client must do already put a call, in the issue's windows?
-//   BENCH_CLIENTS=floor,floor-kept,mcpwire BENCH_TRANSPORTS=stdio npm run bench
-// Not in the default run (it has no HTTP side): bench/RESULTS.md, "The floor with the ceilings kept".
+// Run by `npm run bench:layers` (bench/layers.mjs), not by the main bench (it has no HTTP side):
+// bench/RESULTS.md, "Layer by layer, beside a floor that keeps the ceilings".
 import { spawn } from "node:child_process";
 import { handshake } from "./floor.mjs";
 
@@ -49,6 +49,7 @@ function stdio({ command, args }) {
 
   // The floor's line reader (servers/line-reader.mjs), with the ceiling checked as lines come in;
   // a copy rather than an option of it, so that the floor's own loop stays as it was measured.
+  // The ceiling is counted in UTF-16 units of the decoded text, as plain code would, not in bytes.
   let parts = [];
   let partBytes = 0;
   child.stdout.setEncoding("utf8");
@@ -87,9 +88,14 @@ function stdio({ command, args }) {
     const isResult = typeof message.result === "object" && message.result !== null;
     const isError = typeof message.error === "object" && message.error !== null && Number.isInteger(message.error.code);
     if (isResult === isError) return failAll(new Error("not a JSON-RPC response"));
-    pending.delete(message.id);
-    clearTimeout(entry.timer);
+    settle(message.id, entry);
     entry.resolve(message);
+  }
+
+  // A request leaves the line in flight (answered or timed out), and the next waiting one takes its slot.
+  function settle(id, entry) {
+    pending.delete(id);
+    clearTimeout(entry.timer);
     const next = waiting.shift();
     if (next) next();
   }
@@ -105,12 +111,13 @@ function stdio({ command, args }) {
       const start = (error) => {
         if (error) return reject(error);
         const id = nextId++;
-        const timer = setTimeout(() => {
-          pending.delete(id);
+        // A tool's result is checked as mcpwire checks it: content is a list of typed blocks.
+        const entry = { resolve: method === "tools/call" ? (reply) => checkedCall(reply, resolve, reject) : resolve, reject, timer: undefined };
+        entry.timer = setTimeout(() => {
+          settle(id, entry);
           reject(new Error("timeout"));
         }, TIMEOUT_MS);
-        // A tool's result is checked as mcpwire checks it: content is a list of typed blocks.
-        pending.set(id, { resolve: method === "tools/call" ? (reply) => checkedCall(reply, resolve, reject) : resolve, reject, timer });
+        pending.set(id, entry);
         if (pending.size === 1) stall.refresh();
         send({ jsonrpc: "2.0", id, method, params });
       };
