@@ -5,23 +5,32 @@
  *
  * A timer per request costs, on every call, a timer object, a timer-list insert and removal and
  * two event-loop ref toggles, for a deadline that almost never fires. Here the deadlines sit in
- * a min-heap ordered by when they are due, and one timer is armed for the earliest. A request
- * answered in time only leaves the heap; a new deadline re-arms the timer only when it is due
- * before the timer fires; when the timer fires it settles what is due and re-arms itself for
- * what is left.
+ * one list, and one timer is armed no later than the earliest. A request answered in time only
+ * leaves the list; a new deadline re-arms the timer only when it is due before the timer fires;
+ * when the timer fires it settles what is due, earliest first, and re-arms itself for what is
+ * left.
  *
- * While a deadline is in the heap the timer is ref'd: a waiting request keeps the process alive,
+ * Why a list in no order rather than a heap: adding and removing a deadline are then the same few
+ * steps whether one request waits or sixty-four do. A heap's sifting only runs once deadlines
+ * overlap; the first time calls overlap, V8 then throws away the optimized code of the whole call
+ * path that inlines it (the session's `request` and `settle`) and compiles it again, and in the
+ * first thousands of calls in flight that compiling is a large part of what a call costs
+ * (bench/RESULTS.md, "One path whether calls overlap or not"). What the list gives up, the
+ * earliest deadline at a glance, is only needed when the timer fires: about once per `timeoutMs`
+ * while requests come and go, with a walk over the deadlines waiting.
+ *
+ * While a deadline is in the list the timer is ref'd: a waiting request keeps the process alive,
  * as a per-request timer did (unless made with `keepsProcessAlive: false`, for watches that only
- * ever stand beside a deadline of the session). Once the heap is empty the timer is unref'd and left to lapse on
- * its own (it then finds nothing due and is not re-armed): keeping it costs nothing and spares
- * the next request a new timer. `stop()` clears it for good.
+ * ever stand beside a deadline of the session). Once the list is empty the timer is unref'd and
+ * left to lapse on its own (it then finds nothing due and is not re-armed): keeping it costs
+ * nothing and spares the next request a new timer. `stop()` clears it for good.
  */
 import { performance } from "node:perf_hooks";
 
-/** What the heap needs of an entry: when it is due, and where it sits (-1 when not in the heap). */
+/** What the clock needs of an entry: when it is due, and where it sits in the list (-1 when not waiting). */
 export interface Deadline {
   dueAt: number;
-  heapIndex: number;
+  clockIndex: number;
 }
 
 /** Milliseconds on a monotonic clock: a wall-clock change neither fires nor delays a deadline. */
@@ -30,7 +39,7 @@ export function monotonicNow(): number {
 }
 
 export class Deadlines<T extends Deadline> {
-  private readonly heap: T[] = [];
+  private readonly entries: T[] = [];
   private timer: NodeJS.Timeout | undefined;
   /** When the armed timer fires, on the monotonic clock; Infinity when none is armed. */
   private firesAt = Infinity;
@@ -41,7 +50,7 @@ export class Deadlines<T extends Deadline> {
 
   private readonly keepsProcessAlive: boolean;
 
-  /** @param onDue called once for each entry whose time came; the entry has left the heap. */
+  /** @param onDue called once for each entry whose time came; the entry has left the list. */
   constructor(
     private readonly onDue: (entry: T) => void,
     options: { keepsProcessAlive?: boolean } = {},
@@ -51,39 +60,33 @@ export class Deadlines<T extends Deadline> {
 
   /** Entries waiting. */
   get size(): number {
-    return this.heap.length;
+    return this.entries.length;
   }
 
   /** Adds an entry due at `dueAt` (monotonic ms), or moves it there if it is already waiting. */
   set(entry: T, dueAt: number): void {
-    const previous = entry.dueAt;
     entry.dueAt = dueAt;
-    if (entry.heapIndex < 0) {
-      entry.heapIndex = this.heap.length;
-      this.heap.push(entry);
-      this.siftUp(entry.heapIndex);
-    } else if (dueAt < previous) {
-      this.siftUp(entry.heapIndex);
-    } else {
-      this.siftDown(entry.heapIndex);
+    if (entry.clockIndex < 0) {
+      entry.clockIndex = this.entries.length;
+      this.entries.push(entry);
     }
-    this.arm();
+    this.arm(dueAt);
   }
 
   /** Removes an entry; nothing happens if it is not waiting. */
   delete(entry: T): void {
-    const index = entry.heapIndex;
+    const index = entry.clockIndex;
     if (index < 0) return;
-    entry.heapIndex = -1;
-    const last = this.heap.pop()!;
-    if (last !== entry) {
-      this.heap[index] = last;
-      last.heapIndex = index;
-      this.siftDown(index);
-      this.siftUp(last.heapIndex);
-    }
-    if (this.heap.length === 0 && this.timer && this.timerRefd) {
-      this.timer.unref();
+    // The last entry takes the removed one's place. When the removed one is the last, it is
+    // written over itself and then dropped: one path for every case (see the module comment).
+    const entries = this.entries;
+    const last = entries[entries.length - 1]!;
+    entries[index] = last;
+    last.clockIndex = index;
+    entries.pop();
+    entry.clockIndex = -1;
+    if (entries.length === 0 && this.timerRefd) {
+      this.timer!.unref();
       this.timerRefd = false;
     }
   }
@@ -105,16 +108,15 @@ export class Deadlines<T extends Deadline> {
   resume(): number {
     if (this.paused === 0 || --this.paused > 0) return 0;
     const elapsed = monotonicNow() - this.pausedAt;
-    // The same shift for every entry keeps the heap's order as it is.
-    for (const entry of this.heap) entry.dueAt += elapsed;
-    this.arm();
+    for (const entry of this.entries) entry.dueAt += elapsed;
+    this.arm(this.earliest());
     return elapsed;
   }
 
   /** Forgets every entry and clears the timer. */
   stop(): void {
-    for (const entry of this.heap) entry.heapIndex = -1;
-    this.heap.length = 0;
+    for (const entry of this.entries) entry.clockIndex = -1;
+    this.entries.length = 0;
     this.paused = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -122,11 +124,13 @@ export class Deadlines<T extends Deadline> {
     this.timerRefd = false;
   }
 
-  /** Makes sure the timer fires no later than the earliest deadline, and is ref'd while any waits. */
-  private arm(): void {
-    const first = this.heap[0];
-    if (!first || this.paused > 0) return;
-    if (this.timer && this.firesAt <= first.dueAt) {
+  /**
+   * Makes sure the timer fires no later than `dueAt` (an entry's, or the earliest of all), and is
+   * ref'd while any entry waits.
+   */
+  private arm(dueAt: number): void {
+    if (this.entries.length === 0 || this.paused > 0) return;
+    if (this.timer && this.firesAt <= dueAt) {
       if (!this.timerRefd && this.keepsProcessAlive) {
         this.timer.ref();
         this.timerRefd = true;
@@ -136,11 +140,18 @@ export class Deadlines<T extends Deadline> {
     if (this.timer) clearTimeout(this.timer);
     const now = monotonicNow();
     // Node's timers count whole ms and may fire a little early by our clock: fire() checks again.
-    const delay = Math.max(1, Math.ceil(first.dueAt - now));
+    const delay = Math.max(1, Math.ceil(dueAt - now));
     this.firesAt = now + delay;
     this.timer = setTimeout(this.fire, delay);
     if (this.keepsProcessAlive) this.timerRefd = true;
     else this.timer.unref();
+  }
+
+  /** When the earliest entry is due; Infinity when none waits. */
+  private earliest(): number {
+    let earliest = Infinity;
+    for (const entry of this.entries) if (entry.dueAt < earliest) earliest = entry.dueAt;
+    return earliest;
   }
 
   private readonly fire = (): void => {
@@ -149,49 +160,17 @@ export class Deadlines<T extends Deadline> {
     this.timerRefd = false;
     const now = monotonicNow();
     try {
-      // Each entry leaves the heap before its callback runs, which may add or remove others.
-      let first = this.heap[0];
-      while (first && first.dueAt <= now) {
-        this.delete(first);
-        this.onDue(first);
-        first = this.heap[0];
+      // Each entry leaves the list before its callback runs, which may add or remove others:
+      // the callbacks run after the walk, earliest first, each if it still waits and is still due.
+      const due = this.entries.filter((entry) => entry.dueAt <= now).sort((a, b) => a.dueAt - b.dueAt);
+      for (const entry of due) {
+        if (entry.clockIndex < 0 || entry.dueAt > now) continue;
+        this.delete(entry);
+        this.onDue(entry);
       }
     } finally {
       // A callback that throws must not leave the remaining deadlines without a timer.
-      this.arm();
+      this.arm(this.earliest());
     }
   };
-
-  private siftUp(index: number): void {
-    const heap = this.heap;
-    const entry = heap[index]!;
-    while (index > 0) {
-      const parentIndex = (index - 1) >> 1;
-      const parent = heap[parentIndex]!;
-      if (parent.dueAt <= entry.dueAt) break;
-      heap[index] = parent;
-      parent.heapIndex = index;
-      index = parentIndex;
-    }
-    heap[index] = entry;
-    entry.heapIndex = index;
-  }
-
-  private siftDown(index: number): void {
-    const heap = this.heap;
-    const length = heap.length;
-    const entry = heap[index]!;
-    for (;;) {
-      let child = 2 * index + 1;
-      if (child >= length) break;
-      if (child + 1 < length && heap[child + 1]!.dueAt < heap[child]!.dueAt) child++;
-      const smaller = heap[child]!;
-      if (smaller.dueAt >= entry.dueAt) break;
-      heap[index] = smaller;
-      smaller.heapIndex = index;
-      index = child;
-    }
-    heap[index] = entry;
-    entry.heapIndex = index;
-  }
 }

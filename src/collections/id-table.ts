@@ -66,8 +66,13 @@ export class IdTable<V> {
     if ((this.taken + 1) * 2 > this.ids.length) this.rebuild(this.live + 1);
     let slot = hashOf(id) & this.mask;
     let reuse = -1;
-    for (let key = this.ids[slot]; key !== FREE; key = this.ids[slot]) {
-      if (key === GONE && reuse < 0) reuse = slot;
+    // `undefined` and `typeof` here, not FREE and GONE: V8 compiles these tests without watching
+    // what they compare. One call at a time, a free or deleted slot is all this loop meets; once
+    // calls overlap it meets live ids too, and a comparison V8 had only seen made with a symbol
+    // would throw away the optimized code of every caller (the session's `dispatch`) to compile it
+    // again. GONE is the one symbol a slot can hold: ids are strings and numbers.
+    for (let key = this.ids[slot]; key !== undefined; key = this.ids[slot]) {
+      if (reuse < 0 && typeof key === "symbol") reuse = slot;
       slot = (slot + 1) & this.mask;
     }
     if (reuse >= 0) slot = reuse;

@@ -254,7 +254,7 @@ export class TransportSession {
         resolve,
         reject,
         dueAt: 0,
-        heapIndex: -1,
+        clockIndex: -1,
         timeoutMs,
         maxTotalMs: maxTotal,
         deadlineAt: now + maxTotal,
@@ -460,7 +460,7 @@ export class TransportSession {
     const request = this.pending.get(token);
     if (!request || request.settled) return;
     // A request with no deadline (long-lived) is not in the deadlines; it is not given one here.
-    if (request.resetOnProgress && request.heapIndex >= 0) {
+    if (request.resetOnProgress && request.clockIndex >= 0) {
       this.deadlines.set(request, Math.min(monotonicNow() + request.timeoutMs, request.deadlineAt));
     }
     if (request.onProgress) {

@@ -6,7 +6,7 @@ interface Entry extends Deadline {
 }
 
 function entry(name: string): Entry {
-  return { name, dueAt: 0, heapIndex: -1 };
+  return { name, dueAt: 0, clockIndex: -1 };
 }
 
 /** Ref'd timers only: an unref'd one does not keep the process alive and is not listed. */
@@ -52,7 +52,7 @@ describe("Deadlines: one timer for every request's deadline", () => {
     deadlines.set(entry("kept"), now + 30);
     deadlines.delete(gone);
     deadlines.delete(gone);
-    expect(gone.heapIndex).toBe(-1);
+    expect(gone.clockIndex).toBe(-1);
     // "gone" was due first: had it fired, it would stand before "kept".
     await expect.poll(() => fired, { timeout: 5_000 }).toEqual(["kept"]);
   });
@@ -86,21 +86,41 @@ describe("Deadlines: one timer for every request's deadline", () => {
     expect(refdTimers()).toBe(before + 1);
     deadlines.stop();
     expect(refdTimers()).toBe(before);
-    expect(waiting.heapIndex).toBe(-1);
+    expect(waiting.clockIndex).toBe(-1);
   });
 
-  it("keeps a heap order under many adds and deletes", () => {
-    const deadlines = watch(() => {});
+  it("knows where each entry sits under many adds and deletes, and fires the rest earliest first", async () => {
+    const fired: number[] = [];
+    const deadlines = watch((e) => fired.push(Number(e.name)));
     const entries = Array.from({ length: 200 }, (_, i) => entry(String(i)));
     const now = monotonicNow();
-    entries.forEach((e, i) => deadlines.set(e, now + 10_000 + ((i * 7919) % 200)));
-    for (const e of entries.filter((_, i) => i % 3 === 0)) deadlines.delete(e);
-    const heap = (deadlines as unknown as { heap: Entry[] }).heap;
-    heap.forEach((e, i) => {
-      expect(e.heapIndex).toBe(i);
-      if (i > 0) expect(heap[(i - 1) >> 1]!.dueAt).toBeLessThanOrEqual(e.dueAt);
-    });
+    const dueOf = (i: number) => now + 20 + ((i * 7919) % 200) / 10;
+    entries.forEach((e, i) => deadlines.set(e, dueOf(i)));
+    // Removed from the front, the middle and the end of the list alike.
+    const removed = entries.filter((_, i) => i % 3 === 0);
+    for (const e of removed) deadlines.delete(e);
+    const list = (deadlines as unknown as { entries: Entry[] }).entries;
+    list.forEach((e, i) => expect(e.clockIndex).toBe(i));
+    expect(removed.every((e) => e.clockIndex === -1)).toBe(true);
     expect(deadlines.size).toBe(200 - 67);
+    const kept = entries.map((_, i) => i).filter((i) => i % 3 !== 0);
+    const inDueOrder = [...kept].sort((a, b) => dueOf(a) - dueOf(b));
+    await expect.poll(() => fired.length, { timeout: 5_000 }).toBe(kept.length);
+    // Entries due in the same firing come out earliest first; later firings come later still.
+    expect(fired).toEqual(inDueOrder);
+  });
+
+  it("fires an entry due sooner than the armed timer, after the entry the timer was armed for left", async () => {
+    const fired: string[] = [];
+    const deadlines = watch((e) => fired.push(e.name));
+    const now = monotonicNow();
+    const first = entry("first");
+    deadlines.set(first, now + 60_000);
+    deadlines.set(entry("alone"), now + 30);
+    // The entry the timer was armed for leaves: the timer still fires, and re-arms for the rest.
+    deadlines.delete(first);
+    await expect.poll(() => fired, { timeout: 5_000 }).toEqual(["alone"]);
+    expect(deadlines.size).toBe(0);
   });
 });
 

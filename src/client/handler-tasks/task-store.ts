@@ -101,7 +101,7 @@ export class HandlerTaskStore {
       finished,
       markFinished,
       dueAt: 0,
-      heapIndex: -1,
+      clockIndex: -1,
     };
     this.tasks.set(task.state.taskId, task);
     this.expiries.set(task, monotonicNow() + ttl);

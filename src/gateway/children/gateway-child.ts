@@ -327,7 +327,7 @@ export class GatewayChild {
       wantsLogs: asksForLogs(message),
       timeoutMs: Math.max(0, options.timeoutMs ?? this.limits.requestTimeoutMs),
       dueAt: 0,
-      heapIndex: -1,
+      clockIndex: -1,
       release: () => {
         this.deadlines.delete(entry);
         if (onAbort) signal!.removeEventListener("abort", onAbort);

@@ -4,7 +4,7 @@
  * fail alone while the others keep arriving.
  *
  * On the one clock (collections/deadlines.ts): each stream is due `readTimeoutMs` after its last
- * activity, and activity only records a timestamp, with no heap work per chunk. When a stream
+ * activity, and activity only records a timestamp, with no work on the clock per chunk. When a stream
  * comes due, it has stalled if nothing arrived since; otherwise it is due again from its last
  * activity. The clock's timer never keeps the process alive: the session's own deadlines do,
  * while a request waits.
@@ -22,7 +22,7 @@ export interface WatchedStream {
 
 class Watched implements WatchedStream, Deadline {
   dueAt = 0;
-  heapIndex = -1;
+  clockIndex = -1;
   lastActivity = monotonicNow();
 
   constructor(

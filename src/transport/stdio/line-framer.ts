@@ -15,8 +15,8 @@
  * Decoding is strict, as a fatal `TextDecoder` is (a line that is not UTF-8 is refused rather
  * than silently repaired: the spec requires UTF-8), and like it drops one leading byte order
  * mark, but cheaper on the common path: a chunk that is all ASCII (one SIMD check) is decoded
- * line by line straight from the chunk, without a view per line; other lines are validated with
- * `isUtf8` and then decoded.
+ * line by line as latin1, with no check per line; other lines are validated with `isUtf8` and
+ * then decoded.
  */
 import { isAscii, isUtf8 } from "node:buffer";
 import { TextDecoder } from "node:util";
@@ -154,10 +154,15 @@ function decodeLine(bytes: Buffer, start: number, end: number, ascii: boolean): 
   // CRLF is accepted: a server on Windows may end its lines that way.
   if (end > start && bytes[end - 1] === CARRIAGE_RETURN) end--;
   if (isBlank(bytes, start, end)) return undefined;
-  if (ascii) return bytes.toString("latin1", start, end);
+  // Decoded from a view of the line, not with `toString(encoding, start, end)`: that one takes
+  // another path inside Node for a line that does not start its chunk, which one call at a time
+  // never sends, and the first calls in flight would throw away the optimized code of `push` to
+  // compile it again (bench/RESULTS.md, "One path whether calls overlap or not").
+  if (ascii) return bytes.subarray(start, end).toString("latin1");
   // One leading byte order mark is dropped, as a TextDecoder does.
   if (end - start >= 3 && bytes[start] === BOM[0] && bytes[start + 1] === BOM[1] && bytes[start + 2] === BOM[2]) start += 3;
-  return isUtf8(bytes.subarray(start, end)) ? bytes.toString("utf8", start, end) : null;
+  const line = bytes.subarray(start, end);
+  return isUtf8(line) ? line.toString("utf8") : null;
 }
 
 /** Blank lines carry no message; they are skipped rather than treated as malformed ones. */
