@@ -5,6 +5,7 @@
 // Scenarios: "main" (the default: every timed figure), and "memory-reply" / "memory-request",
 // which measure the peak RSS one 16 MiB message costs, in a process that has done nothing else
 // large (in "main", the earlier messages' garbage and the benchmark's own payloads count too).
+import { writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { recordThreadCpu, threadCpu } from "../thread-cpu.mjs";
 
@@ -21,6 +22,13 @@ const CONCURRENT_WARMUP = Number(process.env.BENCH_CONCURRENT_WARMUP ?? 0);
 const IN_FLIGHT = 64;
 // Empty for none.
 const LARGE_MIB = (process.env.BENCH_LARGE_MIB ?? "1,4,16").split(",").filter(Boolean).map(Number);
+
+// BENCH_MARK_WINDOWS=1: a line "=== window <name> start|end" on stdout around the timed windows,
+// written at once, so that V8's traces on the same stdout can be cut by window (window-compiles.mjs).
+const MARK_WINDOWS = process.env.BENCH_MARK_WINDOWS === "1";
+function mark(window, edge) {
+  if (MARK_WINDOWS) writeSync(1, `=== window ${window} ${edge}\n`);
+}
 
 let warnings = 0;
 process.on("warning", () => warnings++);
@@ -56,6 +64,7 @@ if (scenario === "memory-reply" || scenario === "memory-request") {
 for (let i = 0; i < WARMUP; i++) await session.call("echo", { text: PAYLOAD });
 
 const latencies = new Float64Array(SEQUENTIAL);
+mark("sequential", "start");
 let threads = threadCpu();
 let cpu = process.cpuUsage();
 start = performance.now();
@@ -65,6 +74,7 @@ for (let i = 0; i < SEQUENTIAL; i++) {
   latencies[i] = performance.now() - t;
 }
 let elapsed = performance.now() - start;
+mark("sequential", "end");
 figures.seqCallsPerSec = (SEQUENTIAL / elapsed) * 1000;
 figures.seqCpuMicrosPerCall = cpuMicros(cpu) / SEQUENTIAL;
 recordThreadCpu(figures, "seq", threads, SEQUENTIAL);
@@ -83,11 +93,13 @@ async function inFlight(calls) {
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 }
 if (CONCURRENT_WARMUP > 0) await inFlight(CONCURRENT_WARMUP);
+mark("concurrent", "start");
 threads = threadCpu();
 cpu = process.cpuUsage();
 start = performance.now();
 await inFlight(CONCURRENT);
 elapsed = performance.now() - start;
+mark("concurrent", "end");
 figures.concCallsPerSec = (CONCURRENT / elapsed) * 1000;
 figures.concCpuMicrosPerCall = cpuMicros(cpu) / CONCURRENT;
 recordThreadCpu(figures, "conc", threads, CONCURRENT);
