@@ -4,23 +4,39 @@
 // windows marked on the same stdout (BENCH_MARK_WINDOWS=1); the traces between the marks are
 // summed per window.
 //   npm run build && node bench/window-compiles.mjs     (Linux: needs stdbuf, from coreutils)
-// Environment: BENCH_CLIENTS (floor,floor-kept,mcpwire), BENCH_ROUNDS (2), and the driver's
+// Environment: BENCH_CLIENTS (floor,floor-kept,mcpwire), BENCH_ROUNDS (2), BENCH_TRANSPORT
+// (stdio, http-json or http-sse; floor-kept is a stdio client only), and the driver's
 // BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT, BENCH_CONCURRENT_WARMUP, BENCH_LAYER.
 // The driver's own loop is a function of the benchmark's, shown as "(anonymous)" like any
 // function without a name; it is compiled for every client alike.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { startHttpServer } from "./servers/start-http-server.mjs";
 
 const CLIENTS = (process.env.BENCH_CLIENTS ?? "floor,floor-kept,mcpwire").split(",").filter(Boolean);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const DRIVER = fileURLToPath(new URL("clients/driver.mjs", import.meta.url));
 const WINDOWS = ["sequential", "concurrent"];
 const TOP = 8;
+const TRANSPORT = process.env.BENCH_TRANSPORT ?? "stdio";
+const TRANSPORTS = ["stdio", "http-json", "http-sse"];
+if (!TRANSPORTS.includes(TRANSPORT)) throw new Error(`BENCH_TRANSPORT must be one of ${TRANSPORTS.join(", ")}, got ${TRANSPORT}`);
 
-/** One run's trace: stdout with V8's lines flushed one by one (stdbuf), so they interleave with the marks. */
-function trace(client) {
+/** One run's trace, against a server of its own. */
+async function trace(client) {
+  if (TRANSPORT === "stdio") return traceDriver(client, "stdio");
+  const server = await startHttpServer(TRANSPORT);
+  try {
+    return await traceDriver(client, server.url);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The driver's stdout, with V8's lines flushed one by one (stdbuf), so that they interleave with the marks. */
+function traceDriver(client, target) {
   const env = { ...process.env, BENCH_MARK_WINDOWS: "1", BENCH_LARGE_MIB: "" };
-  const args = ["-oL", process.execPath, "--trace-opt", "--trace-deopt", DRIVER, client, "stdio", "stdio"];
+  const args = ["-oL", process.execPath, "--trace-opt", "--trace-deopt", DRIVER, client, TRANSPORT, target];
   return new Promise((resolve, reject) => {
     execFile("stdbuf", args, { env, timeout: 300_000, maxBuffer: 256 * 2 ** 20 }, (error, stdout) => {
       if (error?.code === "ENOENT") reject(new Error("stdbuf was not found: this benchmark needs Linux's coreutils"));
@@ -63,7 +79,7 @@ function readWindows(stdout) {
   return windows;
 }
 
-console.log(`Node ${process.version}, ${ROUNDS} rounds per client, stdio; ms on the compiler's thread per window, each round.\n`);
+console.log(`Node ${process.version}, ${ROUNDS} rounds per client, ${TRANSPORT}; ms on the compiler's thread per window, each round.\n`);
 for (const client of CLIENTS) {
   const rounds = [];
   for (let round = 0; round < ROUNDS; round++) {
