@@ -229,14 +229,18 @@ export interface RequestHeaders {
  * transport's, which win. Fixed headers were checked when the transport was made; a headers
  * function's result is checked here, and one that throws or returns something unusable fails
  * the request, never the process.
+ *
+ * With fixed headers (or none) they are built at once, not in a promise: on the path of every
+ * call, a promise here was one more async step than the request needs. Only a headers function
+ * gives a promise.
  */
-export async function requestHeaders(
+export function requestHeaders(
   option: ResolvedHeaders,
   own: Record<string, string>,
   messageHeaders?: Record<string, string>,
-): Promise<RequestHeaders> {
-  const user = typeof option === "function" ? await computedHeaders(option) : option;
-  return combineHeaders(user, own, messageHeaders);
+): RequestHeaders | Promise<RequestHeaders> {
+  if (typeof option === "function") return computedHeaders(option).then((user) => combineHeaders(user, own, messageHeaders));
+  return combineHeaders(option, own, messageHeaders);
 }
 
 function combineHeaders(

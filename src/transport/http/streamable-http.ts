@@ -146,6 +146,12 @@ interface RequestExchange {
 
 type State = "open" | "closing" | "ended";
 
+/** A POST's response, and the session id it was sent under (a 404 on that session expires it). */
+interface Posted {
+  response: HttpResponse;
+  sentSession: string | undefined;
+}
+
 class StreamableHttpConnection implements McpConnection {
   private state: State = "open";
   private endpoint: URL;
@@ -198,13 +204,22 @@ class StreamableHttpConnection implements McpConnection {
     this.acceptsBatches = rules?.acceptsBatches ?? false;
   }
 
-  async send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
-    if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
-    const text = serializeMessage(message);
-    checkOutgoingSize(text, this.limits.maxMessageBytes, KIND);
-    const isInitialize = "method" in message && message.method === Method.initialize;
-    if (isInitialize) this.startNewSession();
-    else if (this.session.expired) throw this.session.expiredError(whatOf(message));
+  send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
+    // Not an async function: a request's promise is sendRequest's own, where an async `send`
+    // would wrap it in one more and take two more steps of the microtask queue on every call.
+    // What fails before anything is sent still rejects, never throws.
+    let text: string;
+    let isInitialize: boolean;
+    try {
+      if (this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection is closed`);
+      text = serializeMessage(message);
+      checkOutgoingSize(text, this.limits.maxMessageBytes, KIND);
+      isInitialize = "method" in message && message.method === Method.initialize;
+      if (isInitialize) this.startNewSession();
+      else if (this.session.expired) throw this.session.expiredError(whatOf(message));
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if ("method" in message && "id" in message) return this.sendRequest(message, text, isInitialize, context);
     return this.sendOther(message, text, context);
   }
@@ -225,11 +240,20 @@ class StreamableHttpConnection implements McpConnection {
 
   // --- Sending
 
+  /**
+   * The POST of a request, answered with a reply to read (a 2xx with a body of a type MCP
+   * allows), which is then read on its own while this resolves.
+   */
   private async sendRequest(message: JsonRpcRequest, text: string, isInitialize: boolean, context?: SendContext): Promise<void> {
     const request = this.track(message, context);
-    let reply: { response: HttpResponse; type: McpMediaType };
+    let response: HttpResponse;
+    let type: McpMediaType;
     try {
-      reply = await this.postRequest(text, request, isInitialize, context?.headers);
+      const posted = await this.post(text, request.controller.signal, request.what, context?.headers);
+      response = posted.response;
+      request.stall?.activity();
+      if (!isSuccessStatus(response.status)) await this.refused(response, posted.sentSession, request.what);
+      type = this.replyType(response, request.what, isInitialize);
     } catch (error) {
       const stopped = request.stopped;
       this.stop(request);
@@ -237,11 +261,11 @@ class StreamableHttpConnection implements McpConnection {
       throw error;
     }
     if (request.stopped) {
-      reply.response.discard();
+      response.discard();
       return;
     }
-    request.response = reply.response;
-    void this.consume(request, reply.response, reply.type);
+    request.response = response;
+    void this.consume(request, response, type);
   }
 
   /** A notification or a response: the server accepts it (202) or refuses it; no reply is read. */
@@ -258,28 +282,18 @@ class StreamableHttpConnection implements McpConnection {
     if ("method" in message && message.method === Notification.initialized) this.listen();
   }
 
-  /** The POST of a request, answered with a reply to read: a 2xx with a body of a type MCP allows. */
-  private async postRequest(
-    text: string,
-    request: RequestExchange,
-    isInitialize: boolean,
-    headers: Record<string, string> | undefined,
-  ): Promise<{ response: HttpResponse; type: McpMediaType }> {
-    const { response, sentSession } = await this.post(text, request.controller.signal, request.what, headers);
-    request.stall?.activity();
-    if (!isSuccessStatus(response.status)) {
-      try {
-        await this.checkSessionStatus(response, sentSession, request.what);
-      } catch (error) {
-        response.discard();
-        throw error;
-      }
+  /** A request refused (not 2xx): fails as `checkSessionStatus` says, the response discarded. */
+  private async refused(response: HttpResponse, sentSession: string | undefined, what: string): Promise<void> {
+    try {
+      await this.checkSessionStatus(response, sentSession, what);
+    } catch (error) {
+      response.discard();
+      throw error;
     }
-    return this.checkReply(response, request.what, isInitialize);
   }
 
   /** A 2xx reply to a request must have a body, JSON or an event stream; anything else is discarded and fails. */
-  private checkReply(response: HttpResponse, what: string, isInitialize: boolean): { response: HttpResponse; type: McpMediaType } {
+  private replyType(response: HttpResponse, what: string, isInitialize: boolean): McpMediaType {
     try {
       if (response.status === 202 || response.status === 204) {
         throw new McpTransportError("PROTOCOL", `the endpoint answered ${what} with HTTP ${response.status} and no reply`, {
@@ -288,20 +302,22 @@ class StreamableHttpConnection implements McpConnection {
       }
       const type = checkContentType(response, [JSON_MEDIA_TYPE, SSE_MEDIA_TYPE], this.context(what));
       if (isInitialize) this.session.adopt(response);
-      return { response, type };
+      return type;
     } catch (error) {
       response.discard();
       throw error;
     }
   }
 
-  private async post(
-    text: string,
-    signal: AbortSignalLike,
-    what: string,
-    messageHeaders: Record<string, string> | undefined,
-  ): Promise<{ response: HttpResponse; sentSession: string | undefined }> {
-    const { headers, userHeaders } = await this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
+  /** POSTs a message; the response comes with the session id it was sent under. */
+  private post(text: string, signal: AbortSignalLike, what: string, messageHeaders: Record<string, string> | undefined): Promise<Posted> {
+    const built = this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
+    // Fixed headers are built at once; only a headers function makes this wait (http-options.ts).
+    if (built instanceof Promise) return built.then((headers) => this.postWith(text, signal, what, headers));
+    return this.postWith(text, signal, what, built);
+  }
+
+  private async postWith(text: string, signal: AbortSignalLike, what: string, { headers, userHeaders }: RequestHeaders): Promise<Posted> {
     const sentSession = this.session.id;
     const request = { method: "POST" as const, url: this.endpoint, headers, body: text, signal };
     const result = await authorizedExchange(this.options.auth, this.access, request, this.policy(what, userHeaders));
@@ -585,10 +601,7 @@ class StreamableHttpConnection implements McpConnection {
    * The user's headers, then the message's own (`Mcp-Method`...), then the transport's, which
    * win: `own`, a fresh object of the caller's, with the session's added.
    */
-  private headersFor(
-    own: Record<string, string>,
-    messageHeaders?: Record<string, string>,
-  ): Promise<RequestHeaders> {
+  private headersFor(own: Record<string, string>, messageHeaders?: Record<string, string>): RequestHeaders | Promise<RequestHeaders> {
     this.session.stamp(own);
     return requestHeaders(this.options.headers, own, messageHeaders);
   }
