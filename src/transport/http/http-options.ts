@@ -173,14 +173,27 @@ function refusingAuthorization(option: () => Record<string, string> | Promise<Re
 }
 
 /**
- * The HTTP client of one connection: the user's `fetch`, or a keep-alive undici client of its
- * own, on the dispatcher of transport/net/ (the proxy rules, the TLS options with their files
- * read now, and failures named by proxy or TLS cause).
+ * Connections to one origin beyond `maxInFlight`. Each request in flight holds at most one
+ * connection (its POST and reply stream, or the GET that resumes it), so `maxInFlight` of them
+ * can all be long-lived streams at once. The spares keep the rest moving then: the standalone
+ * GET stream, and the short POSTs that must never wait behind a stream (the answer to a
+ * server's question asked on one of those streams, a cancellation, a token request to an
+ * authorization server of the same origin).
  */
-export async function httpClientFor(options: ResolvedHttpOptions): Promise<HttpClient> {
+export const SPARE_CONNECTIONS = 4;
+
+/**
+ * The HTTP client of one connection: the user's `fetch` (which owns its connections), or a
+ * keep-alive undici client of its own, on the dispatcher of transport/net/ (the proxy rules,
+ * the TLS options with their files read now, and failures named by proxy or TLS cause), with
+ * at most `maxInFlight` + `SPARE_CONNECTIONS` connections to one origin.
+ */
+export async function httpClientFor(options: ResolvedHttpOptions, maxInFlight: number): Promise<HttpClient> {
   if (options.fetch) return new FetchHttpClient(options.fetch);
   const tls = await loadTls(options.tls);
-  return new UndiciHttpClient(netDispatcher({ proxy: options.proxy, tls, connectTimeoutMs: CONNECT_TIMEOUT_MS }));
+  return new UndiciHttpClient(
+    netDispatcher({ proxy: options.proxy, tls, connectTimeoutMs: CONNECT_TIMEOUT_MS, connections: maxInFlight + SPARE_CONNECTIONS }),
+  );
 }
 
 /** Header names are HTTP tokens and values have no line breaks; names come back in lower case. */

@@ -50,7 +50,7 @@ export class SseTransport implements McpTransport {
 
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
     if (options.signal?.aborted) throw abortReason(options.signal);
-    const connection = new SseConnection(this.url, this.options, events, options.limits, await httpClientFor(this.options));
+    const connection = new SseConnection(this.url, this.options, events, options.limits, await httpClientFor(this.options, options.limits.maxInFlight));
     await connection.start(options.signal);
     return connection;
   }

@@ -119,7 +119,7 @@ export class StreamableHttpTransport implements McpTransport {
 
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
     if (options.signal?.aborted) throw abortReason(options.signal);
-    const client = await httpClientFor(this.options);
+    const client = await httpClientFor(this.options, options.limits.maxInFlight);
     // Nothing is sent yet: the first POST (initialize) finds out whether the endpoint is there.
     return new StreamableHttpConnection(this.url, this.options, events, options.limits, client);
   }

@@ -34,6 +34,15 @@ export interface NetDispatcherOptions {
   tls: TlsMaterial | undefined;
   /** How long each connection step may take: TCP, the CONNECT tunnel, TLS. */
   connectTimeoutMs: number;
+  /**
+   * The most connections kept open to one origin (or to one plain-http proxy); a request that
+   * finds them all busy waits for one. Without it, undici opens a new one whenever all are busy,
+   * and a connection is busy a little past its response's end (undici frees it on the next turn
+   * of the event loop): calls that follow one another on each of 64 strands, each sent as the one
+   * before it is answered, held 128 connections rather than 64 (bench/RESULTS.md).
+   * @default no ceiling
+   */
+  connections?: number;
 }
 
 /** Options of every undici agent made here: deadlines that would fight the transports' are off. */
@@ -75,11 +84,13 @@ function makeNetDispatcherClass(Base: typeof Dispatcher): NetDispatcherClass {
     constructor({ Agent, buildConnector }: UndiciParts, options: NetDispatcherOptions) {
       super();
       const { tls, connectTimeoutMs } = options;
+      const ceiling = options.connections === undefined ? {} : { connections: options.connections };
       this.rules = options.proxy;
       const tlsConnect = buildConnector({ ...tls, timeout: connectTimeoutMs });
       const clientCertificate = tls?.cert !== undefined;
       this.agent = new Agent({
         ...AGENT_DEADLINES,
+        ...ceiling,
         connect: (connectOptions: ConnectOptions, callback: ConnectCallback) => {
           const target = targetOf(connectOptions);
           const route = this.rules.routeFor(target.url);
@@ -106,6 +117,7 @@ function makeNetDispatcherClass(Base: typeof Dispatcher): NetDispatcherClass {
       const proxyConnect = buildConnector({ ...(tls?.ca !== undefined ? { ca: tls.ca } : {}), timeout: connectTimeoutMs });
       this.proxyAgent = new Agent({
         ...AGENT_DEADLINES,
+        ...ceiling,
         connect: (connectOptions: ConnectOptions, callback: ConnectCallback) => {
           const proxy = targetOf(connectOptions).url;
           proxyConnect(connectOptions, (error, socket) => {
