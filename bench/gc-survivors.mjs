@@ -1,15 +1,22 @@
 // Where the objects that outlive young-generation collections are allocated, for one client with
-// 64 stdio calls in flight: V8's sampling heap profiler, counting objects collected by a major GC
-// or still alive, and not those a scavenge collected. Bytes per call, by allocation site.
-//   npm run build && node bench/gc-survivors.mjs <floor|sdk|mcpwire> [calls]
+// 64 calls in flight: V8's sampling heap profiler, counting objects collected by a major GC or
+// still alive, and not those a scavenge collected. Bytes per call, by allocation site.
+//   npm run build && node bench/gc-survivors.mjs <floor|floor-undici|sdk|mcpwire> [calls]
+// BENCH_TRANSPORT: stdio (the default), http-json or http-sse (against a server of its own).
 import inspector from "node:inspector/promises";
 import { fileURLToPath } from "node:url";
+import { startHttpServer } from "./servers/start-http-server.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const [clientName = "mcpwire", calls = "50000"] = process.argv.slice(2);
 const CALLS = Number(calls);
+const TRANSPORT = process.env.BENCH_TRANSPORT ?? "stdio";
+if (!["stdio", "http-json", "http-sse"].includes(TRANSPORT)) throw new Error(`BENCH_TRANSPORT must be stdio, http-json or http-sse, got ${TRANSPORT}`);
+const server = TRANSPORT === "stdio" ? undefined : await startHttpServer(TRANSPORT);
 const client = await (await import(`./clients/${clientName}.mjs`)).load();
-const session = await client.connect({ command: process.execPath, args: [`${here}servers/minimal-server.mjs`, "stdio"] });
+const session = await client.connect(
+  server ? { url: server.url } : { command: process.execPath, args: [`${here}servers/minimal-server.mjs`, "stdio"] },
+);
 
 async function inFlight64(total) {
   let next = 0;
@@ -34,6 +41,7 @@ await inFlight64(CALLS);
 const { profile } = await profiler.post("HeapProfiler.stopSampling");
 profiler.disconnect();
 await session.close();
+await server?.stop();
 
 const bySite = new Map();
 let total = 0;
@@ -48,7 +56,7 @@ const frame = (node) => `${node.callFrame.functionName || "(anonymous)"} ${node.
   for (const child of node.children) walk(child, path);
 })(profile.head, []);
 
-console.log(`${clientName}: ${(total / CALLS).toFixed(0)} bytes per call outlived a scavenge (${CALLS} calls, 64 in flight)`);
+console.log(`${clientName}: ${(total / CALLS).toFixed(0)} bytes per call outlived a scavenge (${CALLS} calls, 64 in flight, ${TRANSPORT})`);
 for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
   console.log(`${(bytes / CALLS).toFixed(1).padStart(8)}  ${site}`);
 }

@@ -1,22 +1,27 @@
-// What each of mcpwire's layers adds to a stdio call in the issue's windows, beside two floors:
-//   floor         the bare client (newline JSON on a pipe, ids in a Map)
-//   floor-kept    the same with the four ceilings and a checked reply, written plainly
-//   transport     mcpwire's stdio connection alone (clients/mcpwire-layer.mjs)
+// What each of mcpwire's layers adds to a call in the issue's windows, beside two floors:
+//   floor         the bare client (newline JSON on a pipe, ids in a Map; over HTTP, node:http)
+//   floor-kept    over stdio: the same with the four ceilings and a checked reply, written plainly
+//   floor-undici  over HTTP: undici's request() on a keep-alive Pool, the engine under mcpwire's
+//   transport     mcpwire's connection alone (clients/mcpwire-layer.mjs)
 //   session       mcpwire's session over it
 //   client        the whole client (McpClient.callTool: the result checked against its schema)
 // Each in a process of its own, alternating, several rounds; medians (min-max) of the CPU per
 // call with 64 in flight split by thread, and of the calls per second, with ratios to the floor.
 //   npm run build && node bench/layers.mjs        (BENCH_ROUNDS, 5 by default)
+// BENCH_TRANSPORT: stdio (the default), http-json or http-sse (a server of its own per run).
 // The windows are driver.mjs's (BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT apply).
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { withServer } from "./servers/start-http-server.mjs";
 import { format, ratio, summarize } from "./stats.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DRIVER = fileURLToPath(new URL("clients/driver.mjs", import.meta.url));
+const TRANSPORT = process.env.BENCH_TRANSPORT ?? "stdio";
+if (!["stdio", "http-json", "http-sse"].includes(TRANSPORT)) throw new Error(`BENCH_TRANSPORT must be stdio, http-json or http-sse, got ${TRANSPORT}`);
 const RUNS = [
   { name: "floor", client: "floor" },
-  { name: "floor-kept", client: "floor-kept" },
+  TRANSPORT === "stdio" ? { name: "floor-kept", client: "floor-kept" } : { name: "floor-undici", client: "floor-undici" },
   { name: "transport", client: "mcpwire-layer", layer: "transport" },
   { name: "session", client: "mcpwire-layer", layer: "session" },
   { name: "client", client: "mcpwire" },
@@ -27,14 +32,20 @@ const FIGURES = [
   ["concOtherThreadsCpuMicrosPerCall", "  of which V8's compiler and other threads (µs)"],
   ["concCallsPerSec", "64 in flight calls/s"],
   ["seqCpuMicrosPerCall", "CPU per call, sequential (µs)"],
+  ["seqMainThreadCpuMicrosPerCall", "  of which the main thread (µs)"],
+  ["seqOtherThreadsCpuMicrosPerCall", "  of which V8's compiler and other threads (µs)"],
   ["peakRssInFlightMiB", "peak RSS through 64 in flight (MiB)"],
 ];
 
-function runOne({ client, layer }) {
+function runOne(run) {
+  return withServer(TRANSPORT, (target) => runDriver(run, target));
+}
+
+function runDriver({ client, layer }, target) {
   // Only the small messages: the large ones are the main bench's, and slow a round down.
   const env = { ...process.env, BENCH_LARGE_MIB: "", BENCH_LAYER: layer ?? "" };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [DRIVER, client, "stdio", "stdio"], { env, timeout: 300_000 }, (error, stdout) => {
+    execFile(process.execPath, [DRIVER, client, TRANSPORT, target], { env, timeout: 300_000 }, (error, stdout) => {
       if (error) reject(new Error(`${client}${layer ? ` (${layer})` : ""} failed: ${error.message}`));
       else resolve(JSON.parse(stdout.trim().split("\n").at(-1)));
     });
@@ -53,7 +64,7 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const names = RUNS.map((run) => run.name);
 const others = names.filter((name) => name !== "floor");
-console.log(`Node ${process.version}, ${ROUNDS} rounds, medians (min-max), stdio.\n`);
+console.log(`Node ${process.version}, ${ROUNDS} rounds, medians (min-max), ${TRANSPORT}.\n`);
 console.log(`| figure | ${names.join(" | ")} | ${others.map((name) => `${name}/floor`).join(" | ")} |`);
 console.log(`| --- | ${names.map(() => "---").join(" | ")} | ${others.map(() => "---").join(" | ")} |`);
 for (const [key, title] of FIGURES) {

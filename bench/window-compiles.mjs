@@ -11,7 +11,7 @@
 // function without a name; it is compiled for every client alike.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { startHttpServer } from "./servers/start-http-server.mjs";
+import { withServer } from "./servers/start-http-server.mjs";
 
 const CLIENTS = (process.env.BENCH_CLIENTS ?? "floor,floor-kept,mcpwire").split(",").filter(Boolean);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -23,14 +23,8 @@ const TRANSPORTS = ["stdio", "http-json", "http-sse"];
 if (!TRANSPORTS.includes(TRANSPORT)) throw new Error(`BENCH_TRANSPORT must be one of ${TRANSPORTS.join(", ")}, got ${TRANSPORT}`);
 
 /** One run's trace, against a server of its own. */
-async function trace(client) {
-  if (TRANSPORT === "stdio") return traceDriver(client, "stdio");
-  const server = await startHttpServer(TRANSPORT);
-  try {
-    return await traceDriver(client, server.url);
-  } finally {
-    await server.stop();
-  }
+function trace(client) {
+  return withServer(TRANSPORT, (target) => traceDriver(client, target));
 }
 
 /** The driver's stdout, with V8's lines flushed one by one (stdbuf), so that they interleave with the marks. */

@@ -24,3 +24,17 @@ export function startHttpServer(mode) {
     });
   });
 }
+
+/**
+ * Runs `run(target)` against the bench server over `transport`: "stdio" (the driver starts the
+ * server itself), or "http-json" / "http-sse" against a server of its own, stopped after.
+ */
+export async function withServer(transport, run) {
+  if (transport === "stdio") return run("stdio");
+  const server = await startHttpServer(transport);
+  try {
+    return await run(server.url);
+  } finally {
+    await server.stop();
+  }
+}
