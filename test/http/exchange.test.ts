@@ -7,7 +7,7 @@ import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/client.js";
 import { TransportSession } from "../../src/session/session.js";
-import { StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
+import { RESPONSE_STREAM_LINGER_MS, StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
 import { SESSION, initializeResult, jsonRpcResult, startEndpoint } from "../fixtures/http-endpoint.js";
 import { connectHttp, failure, owned } from "./helpers.js";
 
@@ -167,6 +167,27 @@ describe("reply streams", () => {
     const result = await client.callTool("echo", { text: "x" });
     expect(result.content).toEqual([{ type: "text", text: JSON.stringify([{ uri: "file:///w", name: "w" }]) }]);
     expect(logs).toEqual(["working"]);
+  });
+
+  it("a reply stream the server keeps open after its response: the call resolves at once, the stream is cut after RESPONSE_STREAM_LINGER_MS", async () => {
+    const endpoint = owned(
+      await startEndpoint((request, res) => {
+        if (request.body?.method !== "tools/call") return false;
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        // The response, and then nothing: the stream is never ended by the server.
+        res.write(`data: ${jsonRpcResult(request.body.id, { content: [{ type: "text", text: "answered" }] })}\n\n`);
+        return true;
+      }),
+    );
+    const client = await connectHttp(endpoint.url, { listen: false });
+    const sentAt = performance.now();
+    await expect(client.callTool("echo", { text: "x" })).resolves.toEqual({ content: [{ type: "text", text: "answered" }] });
+    expect(endpoint.clientClosed).toBe(0); // the answer did not wait for the stream to end
+    // Cut by the client, so the connection is not held per finished request.
+    await expect.poll(() => endpoint.clientClosed, { timeout: 20_000 }).toBe(1);
+    expect(performance.now() - sentAt).toBeGreaterThanOrEqual(RESPONSE_STREAM_LINGER_MS - 50);
+    // The connection is free again: the next call is answered as usual.
+    await expect(client.callTool("echo", { text: "next" })).resolves.toEqual({ content: [{ type: "text", text: "answered" }] });
   });
 
   it("accepts a JSON-RPC batch only from a server that negotiated 2025-03-26", async () => {
