@@ -181,7 +181,8 @@ describe("reply streams", () => {
     );
     const client = await connectHttp(endpoint.url, { listen: false });
     const sentAt = performance.now();
-    await expect(client.callTool("echo", { text: "x" })).resolves.toEqual({ content: [{ type: "text", text: "answered" }] });
+    // No output check: a tools/list first would put a round trip between the answer and this check.
+    await expect(client.callTool("echo", { text: "x" }, { validateOutput: false })).resolves.toEqual({ content: [{ type: "text", text: "answered" }] });
     expect(endpoint.clientClosed).toBe(0); // the answer did not wait for the stream to end
     // Cut by the client, so the connection is not held per finished request.
     await expect.poll(() => endpoint.clientClosed, { timeout: 20_000 }).toBe(1);
