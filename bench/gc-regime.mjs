@@ -16,6 +16,7 @@
 //   npm run build && node bench/gc-regime.mjs
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { inFlight } from "./in-flight.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -105,16 +106,8 @@ if (process.argv[2] === "--child") {
   });
   observer.observe({ entryTypes: ["gc"] });
   process.stdout.write("timed part starts\n");
-  let next = 0;
   const cpu = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: 64 }, async () => {
-      while (next < CALLS) {
-        next++;
-        await call();
-      }
-    }),
-  );
+  await inFlight(call, CALLS);
   const used = process.cpuUsage(cpu);
   await new Promise((resolve) => setTimeout(resolve, 50)); // the last gc entries
   observer.disconnect();

@@ -5,6 +5,7 @@
 // BENCH_TRANSPORT: stdio (the default), http-json or http-sse (against a server of its own).
 import inspector from "node:inspector/promises";
 import { fileURLToPath } from "node:url";
+import { inFlight } from "./in-flight.mjs";
 import { startHttpServer } from "./servers/start-http-server.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -18,18 +19,9 @@ const session = await client.connect(
   server ? { url: server.url } : { command: process.execPath, args: [`${here}servers/minimal-server.mjs`, "stdio"] },
 );
 
-async function inFlight64(total) {
-  let next = 0;
-  const worker = async () => {
-    while (next < total) {
-      next++;
-      await session.call("echo", { text: "p".repeat(64) });
-    }
-  };
-  await Promise.all(Array.from({ length: 64 }, worker));
-}
+const echo = () => session.call("echo", { text: "p".repeat(64) });
 
-await inFlight64(20_000); // warm-up
+await inFlight(echo, 20_000); // warm-up
 const profiler = new inspector.Session();
 profiler.connect();
 await profiler.post("HeapProfiler.startSampling", {
@@ -37,7 +29,7 @@ await profiler.post("HeapProfiler.startSampling", {
   includeObjectsCollectedByMajorGC: true,
   includeObjectsCollectedByMinorGC: false,
 });
-await inFlight64(CALLS);
+await inFlight(echo, CALLS);
 const { profile } = await profiler.post("HeapProfiler.stopSampling");
 profiler.disconnect();
 await session.close();

@@ -12,6 +12,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
+import { inFlight } from "./in-flight.mjs";
 import { withServer } from "./servers/start-http-server.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
@@ -41,14 +42,7 @@ async function child(clientName, transport, target) {
   phase("connected");
   for (let i = 0; i < ONE_AT_A_TIME; i++) await session.call("echo", { text: PAYLOAD });
   phase("one-at-a-time");
-  let next = 0;
-  const worker = async () => {
-    while (next < IN_FLIGHT_CALLS) {
-      next++;
-      await session.call("echo", { text: PAYLOAD });
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  await inFlight(() => session.call("echo", { text: PAYLOAD }), IN_FLIGHT_CALLS, IN_FLIGHT);
   phase("in-flight");
   await session.close();
   process.exit(0);

@@ -2,6 +2,8 @@
 // client makes the same `echo` calls one at a time, then with IN_FLIGHT in flight, after an
 // untimed warm-up window, in rounds whose order alternates so that none always runs first on a
 // cold machine. Each client is `async () => ({ call(params), close() })`.
+import { inFlight as runInFlight } from "./in-flight.mjs";
+
 
 /** Runs the rounds; resolves with each client's window times in ms, by name. */
 export async function timeRounds(clients, { rounds, sequential, concurrent, inFlight }) {
@@ -13,11 +15,7 @@ export async function timeRounds(clients, { rounds, sequential, concurrent, inFl
   };
   const runConcurrent = async (client) => {
     const started = performance.now();
-    let next = 0;
-    const lane = async () => {
-      while (next++ < concurrent) await client.call(call);
-    };
-    await Promise.all(Array.from({ length: inFlight }, lane));
+    await runInFlight(() => client.call(call), concurrent, inFlight);
     return performance.now() - started;
   };
   const times = Object.fromEntries(Object.keys(clients).map((name) => [name, { sequential: [], concurrent: [] }]));

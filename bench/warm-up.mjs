@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { startHttpServer } from "./servers/start-http-server.mjs";
+import { inFlight } from "./in-flight.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TRANSPORT = process.env.BENCH_TRANSPORT ?? "stdio";
@@ -46,16 +47,7 @@ if (process.argv[2] === "--child") {
   const sequential = async (calls) => {
     for (let i = 0; i < calls; i++) await call();
   };
-  const concurrent = async (calls) => {
-    let next = 0;
-    const worker = async () => {
-      while (next < calls) {
-        next++;
-        await call();
-      }
-    };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  };
+  const concurrent = (calls) => inFlight(call, calls, IN_FLIGHT);
   for (let i = 0; i < SEQUENTIAL_SLICES; i++) await slice(`sequential ${i}`, SEQUENTIAL_SLICE, sequential);
   for (let i = 0; i < CONCURRENT_SLICES; i++) await slice(`in flight ${i}`, CONCURRENT_SLICE, concurrent);
   process.stdout.write(`${MARK}end\n${JSON.stringify({ cpuPerCall, callsPerSec })}\n`);

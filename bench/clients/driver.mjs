@@ -8,6 +8,7 @@
 import { writeSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { recordThreadCpu, threadCpu } from "../thread-cpu.mjs";
+import { inFlight } from "../in-flight.mjs";
 
 const [clientName, transport, target, scenario = "main"] = process.argv.slice(2);
 const SERVER = new URL("../servers/minimal-server.mjs", import.meta.url).pathname;
@@ -82,22 +83,13 @@ const sorted = Array.from(latencies).sort((a, b) => a - b);
 figures.seqP50Ms = percentile(sorted, 50);
 figures.seqP99Ms = percentile(sorted, 99);
 
-async function inFlight(calls) {
-  let next = 0;
-  async function worker() {
-    while (next < calls) {
-      next++;
-      await session.call("echo", { text: PAYLOAD });
-    }
-  }
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-}
-if (CONCURRENT_WARMUP > 0) await inFlight(CONCURRENT_WARMUP);
+const echo = () => session.call("echo", { text: PAYLOAD });
+if (CONCURRENT_WARMUP > 0) await inFlight(echo, CONCURRENT_WARMUP, IN_FLIGHT);
 mark("concurrent", "start");
 threads = threadCpu();
 cpu = process.cpuUsage();
 start = performance.now();
-await inFlight(CONCURRENT);
+await inFlight(echo, CONCURRENT, IN_FLIGHT);
 elapsed = performance.now() - start;
 mark("concurrent", "end");
 figures.concCallsPerSec = (CONCURRENT / elapsed) * 1000;
