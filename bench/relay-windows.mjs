@@ -4,7 +4,6 @@
 // cold machine. Each client is `async () => ({ call(params), close() })`.
 import { inFlight as runInFlight } from "./in-flight.mjs";
 
-
 /** Runs the rounds; resolves with each client's window times in ms, by name. */
 export async function timeRounds(clients, { rounds, sequential, concurrent, inFlight }) {
   const call = { name: "echo", arguments: { text: "hi" } };
