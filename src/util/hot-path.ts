@@ -18,7 +18,7 @@
  *   JavaScript costs less than Node's bookkeeping of each chunk (an entry, a callback, an encoding
  *   each): 13.9 against 16.0 µs of CPU a call with 64 in flight, in 5 alternating runs
  *   (bench/RESULTS.md, "A shorter stdio call path").
- *   The stdio connection batches only while calls overlap.
+ *   Every line goes through it, one call at a time as well: one path whether calls overlap or not.
  *
  * Elsewhere, because it is a data structure rather than a line of code: `collections/id-table.ts`
  * (`IdTable`), which holds what is in flight in place of a `Map`. With a `Map`, the stdio bench
@@ -52,7 +52,10 @@ interface LineStream {
  * turn's callbacks and promise reactions have run (`process.nextTick`).
  */
 export class TurnBatch {
-  private held: string | undefined;
+  /** The lines of this turn not written yet, in the order of the calls. */
+  private readonly held: string[] = [];
+  /** Their length in UTF-16 units, as the stream's high-water mark counts a string. */
+  private heldLength = 0;
   /** The stream's high-water mark, read once: it does not change. */
   private readonly highWaterMark: number;
 
@@ -68,18 +71,23 @@ export class TurnBatch {
   }
 
   /**
-   * Writes `chunk`: with the others of this turn when `batch` is true or lines are held already
-   * (so the order stays the order of the calls), else at once. Returns what `write` returns:
-   * false when the stream's buffer is over its high-water mark (wait for 'drain'). Held lines that
-   * reach the high-water mark are written at once, so that false always has a 'drain' to come.
+   * Holds `chunk` with the other lines of this turn, to be written with them at its end. Returns
+   * what `write` returns: false when the stream's buffer is over its high-water mark (wait for
+   * 'drain'). Held lines that reach the high-water mark are written at once, so that false always
+   * has a 'drain' to come.
+   *
+   * One call at a time, a turn holds one line; with calls overlapping, many. Both take the same
+   * steps (a line is pushed, the lines are joined at the end of the turn): a branch that only
+   * overlapping calls took (a second line added to the first) had V8 throw away the optimized
+   * code of the connection's `send` the first time calls overlapped, and compile it again inside
+   * the first window of calls in flight (bench/RESULTS.md, "One turn, one path").
    */
-  write(chunk: string, batch: boolean): boolean {
+  write(chunk: string): boolean {
     const held = this.held;
-    if (held === undefined && !batch) return this.stream.write(chunk);
-    if (held === undefined) process.nextTick(this.writeHeldAtTurnEnd);
-    const text = held === undefined ? chunk : held + chunk;
-    this.held = text;
-    if (text.length >= this.highWaterMark) return this.flush();
+    if (held.length === 0) process.nextTick(this.writeHeldAtTurnEnd);
+    held.push(chunk);
+    this.heldLength += chunk.length;
+    if (this.heldLength >= this.highWaterMark) return this.flush();
     return !this.stream.writableNeedDrain;
   }
 
@@ -89,9 +97,11 @@ export class TurnBatch {
    */
   flush(): boolean {
     const held = this.held;
-    if (held === undefined) return !this.stream.writableNeedDrain;
-    this.held = undefined;
-    return this.stream.write(held);
+    if (held.length === 0) return !this.stream.writableNeedDrain;
+    const text = held.join("");
+    held.length = 0;
+    this.heldLength = 0;
+    return this.stream.write(text);
   }
 
   /**

@@ -31,7 +31,7 @@ describe("TurnBatch", () => {
   it("hands the lines of one turn to the stream as one write, in order", async () => {
     const { stream, batches } = recordingStream();
     const lines = new TurnBatch(stream);
-    for (const line of ["a\n", "b\n", "c\n"]) lines.write(line, true);
+    for (const line of ["a\n", "b\n", "c\n"]) lines.write(line);
     expect(batches).toEqual([]); // held until the turn ends
     await nextTurn();
     expect(batches).toEqual([["a\nb\nc\n"]]);
@@ -42,44 +42,36 @@ describe("TurnBatch", () => {
     const lines = new TurnBatch(stream);
     // From a promise reaction, as the callers are whose requests a chunk of replies settled.
     await Promise.resolve();
-    lines.write("first\n", true);
+    lines.write("first\n");
     await Promise.resolve();
-    lines.write("second\n", true);
+    lines.write("second\n");
     await nextTurn();
     expect(batches).toEqual([["first\nsecond\n"]]);
   });
 
-  it("writes at once when not asked to batch, and starts a new batch in the next turn", async () => {
+  it("holds a line sent alone too, and starts a new batch in the next turn", async () => {
     const { stream, batches } = recordingStream();
     const lines = new TurnBatch(stream);
-    lines.write("0\n", false);
-    expect(batches).toEqual([["0\n"]]);
-    lines.write("1\n", true);
-    await nextTurn();
-    lines.write("2\n", true);
-    await nextTurn();
-    expect(batches).toEqual([["0\n"], ["1\n"], ["2\n"]]);
-  });
-
-  it("keeps the order: a line not batched waits behind the lines held", async () => {
-    const { stream, batches } = recordingStream();
-    const lines = new TurnBatch(stream);
-    lines.write("held\n", true);
-    lines.write("after\n", false);
+    expect(lines.write("0\n")).toBe(true);
     expect(batches).toEqual([]);
     await nextTurn();
-    expect(batches).toEqual([["held\nafter\n"]]);
+    lines.write("1\n");
+    await nextTurn();
+    lines.write("2\n");
+    lines.write("3\n");
+    await nextTurn();
+    expect(batches).toEqual([["0\n"], ["1\n"], ["2\n3\n"]]);
   });
 
   it("keeps backpressure: held lines that reach the high-water mark are written at once, with the stream's answer", async () => {
     const { stream, batches } = recordingStream(8, { slow: true });
     const lines = new TurnBatch(stream);
-    expect(lines.write("123\n", true)).toBe(true);
+    expect(lines.write("123\n")).toBe(true);
     expect(batches).toEqual([]);
-    expect(lines.write("5678\n", true)).toBe(false);
+    expect(lines.write("5678\n")).toBe(false);
     expect(batches).toEqual([["123\n5678\n"]]);
     // While the stream wants 'drain', a held line says so too; 'drain' comes.
-    expect(lines.write("9\n", true)).toBe(false);
+    expect(lines.write("9\n")).toBe(false);
     await new Promise((resolve) => stream.once("drain", resolve));
     await nextTurn();
     expect(batches).toEqual([["123\n5678\n"], ["9\n"]]);
@@ -88,7 +80,7 @@ describe("TurnBatch", () => {
   it("flush writes what is held at once, and the end of the turn finds nothing left", async () => {
     const { stream, batches } = recordingStream();
     const lines = new TurnBatch(stream);
-    lines.write("cancel\n", true);
+    lines.write("cancel\n");
     lines.flush();
     expect(batches).toEqual([["cancel\n"]]);
     await nextTurn();
@@ -103,7 +95,7 @@ describe("TurnBatch", () => {
     };
     const errors: unknown[] = [];
     stream.on("error", (error) => errors.push(error));
-    new TurnBatch(stream).write("x\n", true);
+    new TurnBatch(stream).write("x\n");
     await nextTurn();
     expect(stream.destroyed).toBe(true);
     expect(errors).toEqual([failure]);
@@ -115,7 +107,7 @@ describe("TurnBatch", () => {
     stream.write = () => {
       throw failure;
     };
-    expect(() => new TurnBatch(stream).write("12345\n", true)).toThrow(failure);
+    expect(() => new TurnBatch(stream).write("12345\n")).toThrow(failure);
     expect(stream.destroyed).toBe(false);
   });
 });

@@ -312,7 +312,7 @@ class StdioConnection implements McpConnection {
   private readonly events: EventsClosedOnce;
   private closing: Promise<void> | undefined;
   private readonly stderrText = new TextDecoder("utf-8");
-  /** What goes to the child's stdin: at once, or with the other lines of the turn while calls overlap. */
+  /** What goes to the child's stdin: the lines of each turn, written together at its end. */
   private readonly lines: TurnBatch | undefined;
 
   constructor(
@@ -384,9 +384,6 @@ class StdioConnection implements McpConnection {
     }
     const stdin = this.tree.child.stdin;
     if (!stdin || !stdin.writable || !this.lines) return this.writeAfterStdinGone();
-    // While other requests wait for their answers, calls overlap: their callers send the next
-    // ones as a chunk of replies settles them, all in one turn, and those lines leave together.
-    const overlapping = this.stall.waiting > 0;
     // A long-lived request (subscriptions/listen) waits for no answer: the read-stall ceiling skips it.
     if (!context?.longLived) {
       if (!this.sentBeforeFirstByte) this.stall.sent(message);
@@ -396,7 +393,9 @@ class StdioConnection implements McpConnection {
     try {
       // JSON.stringify escapes newlines inside strings, so the message is one line.
       const line = `${text}\n`;
-      flushed = this.lines.write(line, overlapping);
+      // Held to the end of the turn: while calls overlap, their callers send the next ones as a
+      // chunk of replies settles them, all in one turn, and those lines leave together.
+      flushed = this.lines.write(line);
     } catch (cause) {
       return Promise.reject(this.withTail(new McpTransportError("DISCONNECTED", "could not write to the server process's stdin", { cause })));
     }
