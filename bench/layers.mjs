@@ -10,6 +10,9 @@
 //   npm run build && node bench/layers.mjs        (BENCH_ROUNDS, 5 by default)
 // BENCH_TRANSPORT: stdio (the default), http-json or http-sse (a server of its own per run).
 // The windows are driver.mjs's (BENCH_WARMUP, BENCH_SEQUENTIAL, BENCH_CONCURRENT apply).
+// BENCH_NODE_FLAGS: V8 flags for every client's process, e.g. `--interrupt-budget=16896` (a
+// quarter of Node 20's), which has V8 optimize each function after a quarter of the calls
+// (bench/RESULTS.md, "One turn, one path").
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { withServer } from "./servers/start-http-server.mjs";
@@ -18,6 +21,7 @@ import { format, ratio, summarize } from "./stats.mjs";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DRIVER = fileURLToPath(new URL("clients/driver.mjs", import.meta.url));
 const TRANSPORT = process.env.BENCH_TRANSPORT ?? "stdio";
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 if (!["stdio", "http-json", "http-sse"].includes(TRANSPORT)) throw new Error(`BENCH_TRANSPORT must be stdio, http-json or http-sse, got ${TRANSPORT}`);
 const RUNS = [
   { name: "floor", client: "floor" },
@@ -45,7 +49,7 @@ function runDriver({ client, layer }, target) {
   // Only the small messages: the large ones are the main bench's, and slow a round down.
   const env = { ...process.env, BENCH_LARGE_MIB: "", BENCH_LAYER: layer ?? "" };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [DRIVER, client, TRANSPORT, target], { env, timeout: 300_000 }, (error, stdout) => {
+    execFile(process.execPath, [...NODE_FLAGS, DRIVER, client, TRANSPORT, target], { env, timeout: 300_000 }, (error, stdout) => {
       if (error) reject(new Error(`${client}${layer ? ` (${layer})` : ""} failed: ${error.message}`));
       else resolve(JSON.parse(stdout.trim().split("\n").at(-1)));
     });
@@ -64,7 +68,8 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const names = RUNS.map((run) => run.name);
 const others = names.filter((name) => name !== "floor");
-console.log(`Node ${process.version}, ${ROUNDS} rounds, medians (min-max), ${TRANSPORT}.\n`);
+const flagNote = NODE_FLAGS.length > 0 ? `, flags ${NODE_FLAGS.join(" ")}` : "";
+console.log(`Node ${process.version}, ${ROUNDS} rounds, medians (min-max), ${TRANSPORT}${flagNote}.\n`);
 console.log(`| figure | ${names.join(" | ")} | ${others.map((name) => `${name}/floor`).join(" | ")} |`);
 console.log(`| --- | ${names.map(() => "---").join(" | ")} | ${others.map(() => "---").join(" | ")} |`);
 for (const [key, title] of FIGURES) {
