@@ -1,6 +1,6 @@
 /**
  * Many deadlines kept by a single timer: the one clock of mcpwire. The session keeps its
- * requests' end-to-end deadlines here, and the read-stall watch of the transports its streams'
+ * requests' end-to-end deadlines here, and Streamable HTTP's read-stall watch its reply streams'
  * silences (transport/common/stream-stall-watch.ts).
  *
  * A timer per request costs, on every call, a timer object, a timer-list insert and removal and

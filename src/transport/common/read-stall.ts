@@ -4,31 +4,36 @@
  *
  * It tracks the requests sent and not yet answered; while there is at least one, a read silence
  * longer than `readTimeoutMs` fails each of them with TIMEOUT. Any activity from the peer (bytes,
- * a message) restarts the count. The clock is the one Streamable HTTP uses for its many reply
- * streams (stream-stall-watch.ts), here with one stream: the connection, watched from the first
- * request sent to the last one answered. Its one timer is unref'd and outlives idle moments, so
- * a connection answering one request at a time makes no timer per request.
+ * a message) restarts the count, which starts at the first request of a busy spell, not at the
+ * last idle byte.
+ *
+ * One stream needs one timestamp and one timer, not the list of streams Streamable HTTP keeps
+ * for its many replies (stream-stall-watch.ts). Activity only records the time. The timer is
+ * unref'd, armed when a busy spell starts and none is pending; when it fires while requests wait
+ * it is armed again from the last activity, and while none waits it lapses. So a connection
+ * answering one request at a time makes no timer and no object per request: its call path keeps
+ * the ceiling with a clock reading and an entry in the table of ids (bench/RESULTS.md, "The
+ * read-stall watch of one stream").
  */
 import { IdTable } from "../../collections/id-table.js";
-import type { McpTransportError } from "../../errors.js";
+import { monotonicNow } from "../../collections/deadlines.js";
+import { McpTransportError } from "../../errors.js";
 import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
-import { StreamStallWatch, type WatchedStream } from "./stream-stall-watch.js";
 
 export class ReadStallWatch {
   private readonly outstanding = new IdTable<true>();
-  private readonly clock: StreamStallWatch;
-  /** The connection under watch while a request waits for its answer. */
-  private watched: WatchedStream | undefined;
-  private readonly onSilence = (error: McpTransportError) => this.stalled(error);
+  /** When the peer was last heard from, or the busy spell began (monotonic ms). */
+  private lastActivity = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly onTimer = (): void => this.check();
 
   constructor(
-    readTimeoutMs: number,
+    private readonly readTimeoutMs: number,
     /** Who is silent, for the message: "the server process". */
-    peer: string,
+    private readonly peer: string,
     private readonly onStall: (id: RequestId, error: McpTransportError) => void,
-  ) {
-    this.clock = new StreamStallWatch(readTimeoutMs, peer);
-  }
+  ) {}
 
   /** Requests sent and not yet answered. */
   get waiting(): number {
@@ -38,41 +43,56 @@ export class ReadStallWatch {
   /** Call with every message handed to the wire; a long-lived request is not waited for. */
   sent(message: JsonRpcMessage, longLived = false): void {
     if (longLived || !("id" in message) || !("method" in message)) return;
+    if (this.outstanding.size === 0) {
+      this.lastActivity = monotonicNow();
+      if (this.timer === undefined) this.arm(this.readTimeoutMs);
+    }
     this.outstanding.set(message.id, true);
-    // The silence is counted from the first request of a busy spell, not from the last idle byte.
-    this.watched ??= this.clock.watch(this.onSilence);
   }
 
   /** Call with every message received: a response settles its request. */
   received(message: JsonRpcMessage): void {
-    this.watched?.activity();
-    if (!("method" in message) && message.id !== null) this.forget(message.id);
+    this.lastActivity = monotonicNow();
+    if (!("method" in message) && message.id !== null) this.outstanding.delete(message.id);
   }
 
   /** Call when bytes arrive that are not yet a whole message. */
   activity(): void {
-    this.watched?.activity();
+    this.lastActivity = monotonicNow();
   }
 
   /** The session stopped waiting for this request. */
   forget(id: RequestId): void {
     this.outstanding.delete(id);
-    if (this.outstanding.size === 0) this.unwatch();
   }
 
   stop(): void {
+    this.stopped = true;
     this.outstanding.clear();
-    this.watched = undefined;
-    this.clock.close();
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
-  private unwatch(): void {
-    this.watched?.stop();
-    this.watched = undefined;
+  private arm(delayMs: number): void {
+    if (this.stopped) return;
+    // Node's timers count whole ms and may fire a little early by the monotonic clock: check() looks again.
+    this.timer = setTimeout(this.onTimer, Math.max(1, Math.ceil(delayMs)));
+    this.timer.unref();
   }
 
-  private stalled(error: McpTransportError): void {
-    this.watched = undefined;
+  private check(): void {
+    this.timer = undefined;
+    if (this.outstanding.size === 0) return; // idle: the next busy spell arms it again
+    const silentMs = monotonicNow() - this.lastActivity;
+    if (silentMs < this.readTimeoutMs) {
+      this.arm(this.readTimeoutMs - silentMs);
+      return;
+    }
+    const error = new McpTransportError(
+      "TIMEOUT",
+      `${this.peer} sent nothing for ${this.readTimeoutMs} ms while a request waited (readTimeoutMs)`,
+      { timeoutMs: this.readTimeoutMs },
+    );
     const stalled = this.outstanding.idList();
     this.outstanding.clear();
     for (const id of stalled) this.onStall(id, error);
