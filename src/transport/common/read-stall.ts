@@ -17,8 +17,9 @@
  */
 import { IdTable } from "../../collections/id-table.js";
 import { monotonicNow } from "../../collections/deadlines.js";
-import { McpTransportError } from "../../errors.js";
+import type { McpTransportError } from "../../errors.js";
 import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
+import { readStallError } from "./read-stall-error.js";
 
 export class ReadStallWatch {
   private readonly outstanding = new IdTable<true>();
@@ -88,11 +89,7 @@ export class ReadStallWatch {
       this.arm(this.readTimeoutMs - silentMs);
       return;
     }
-    const error = new McpTransportError(
-      "TIMEOUT",
-      `${this.peer} sent nothing for ${this.readTimeoutMs} ms while a request waited (readTimeoutMs)`,
-      { timeoutMs: this.readTimeoutMs },
-    );
+    const error = readStallError(this.peer, this.readTimeoutMs);
     const stalled = this.outstanding.idList();
     this.outstanding.clear();
     for (const id of stalled) this.onStall(id, error);

@@ -10,7 +10,8 @@
  * while a request waits.
  */
 import { Deadlines, monotonicNow, type Deadline } from "../../collections/deadlines.js";
-import { McpTransportError } from "../../errors.js";
+import type { McpTransportError } from "../../errors.js";
+import { readStallError } from "./read-stall-error.js";
 
 /** One stream under watch. */
 export interface WatchedStream {
@@ -67,12 +68,6 @@ export class StreamStallWatch {
       this.clock.set(stream, dueAgainAt);
       return;
     }
-    stream.onStall(
-      new McpTransportError(
-        "TIMEOUT",
-        `${this.peer} sent nothing for ${this.readTimeoutMs} ms while a request waited (readTimeoutMs)`,
-        { timeoutMs: this.readTimeoutMs },
-      ),
-    );
+    stream.onStall(readStallError(this.peer, this.readTimeoutMs));
   }
 }
