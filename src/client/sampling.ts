@@ -76,8 +76,14 @@ function toolResultProblem(messages: readonly SamplingMessage[]): string | undef
   return open === undefined ? undefined : "Tool result missing in request";
 }
 
-/** A model asks for tools only as the assistant, and only when the request offered some it may use. */
+/**
+ * A model asks for tools only as the assistant, only when the request did not forbid them, and
+ * only for tools the request offered by name: a use of any other tool is an invented answer.
+ */
 function toolUsesAllowed(result: CreateMessageResult, params: CreateMessageParams): boolean {
-  if (!blocks(result).some((block) => block.type === "tool_use")) return true;
-  return result.role === "assistant" && (params.tools?.length ?? 0) > 0 && params.toolChoice?.mode !== "none";
+  const uses = blocks(result).filter((block) => block.type === "tool_use");
+  if (uses.length === 0) return true;
+  if (result.role !== "assistant" || params.toolChoice?.mode === "none") return false;
+  const offered = new Set((params.tools ?? []).map((tool) => tool.name));
+  return uses.every((use) => offered.has(use.name));
 }

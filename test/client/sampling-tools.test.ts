@@ -105,4 +105,19 @@ describe.each(wires)("sampling with tools over %s", (_, target) => {
     });
     expect(textOf(await client.callTool("sample_raw", { variant: "plain" }))).toBe("refused -32603");
   });
+
+  it("answers -32603 when the handler asks for a tool other than the ones offered, and passes an offered one", async () => {
+    let name = "delete_everything";
+    await using client = await open({
+      handlers: {
+        sampling: {
+          tools: true,
+          createMessage: () => ({ role: "assistant", model: "m", stopReason: "toolUse", content: [{ type: "tool_use", id: "c", name, input: {} }] }),
+        },
+      },
+    });
+    expect(textOf(await client.callTool("sample_raw", { variant: "tools" }))).toBe("refused -32603");
+    name = "get_weather";
+    expect(textOf(await client.callTool("sample_raw", { variant: "tools" }))).toMatch(/^ok .*"name":"get_weather"/);
+  });
 });
