@@ -243,6 +243,52 @@ describe("2026-07-28: the tasks extension", () => {
     expect(transport.requests("tools/call")[0]!.params!.task).toBeUndefined();
   });
 
+  /** A modern server whose `job` answers with a task seeded `status`, and whose tasks/get answers `get`. */
+  function seededServer(status: string, get: Record<string, unknown>) {
+    return new RecordingTransport(
+      { "tools/list": { tools: [tool("job")] }, "tools/call": { ...created, status }, "tasks/get": { ...created, resultType: "complete", ...get }, "tasks/cancel": {} } as never,
+      { era: "modern", capabilities: { tools: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } },
+    );
+  }
+
+  it("a task created already completed gets its result from one tasks/get (CreateTaskResult carries none)", async () => {
+    const transport = seededServer("completed", { status: "completed", result: { content: [{ type: "text", text: "ok" }] } });
+    await using client = await connect(transport);
+    expect((await client.callTool("job")).content).toEqual([{ type: "text", text: "ok" }]);
+    expect(transport.requests("tasks/get").map((request) => request.params!.taskId)).toEqual(["t-1"]);
+    // A handle started on such a task does the same.
+    const task = await client.startToolTask("job");
+    expect(task.done).toBe(true);
+    expect((await task.result()).content).toEqual([{ type: "text", text: "ok" }]);
+    expect(transport.requests("tasks/cancel")).toHaveLength(0);
+  });
+
+  it("a task created already failed fails like any failed task, naming tasks/get (the extension has no tasks/result)", async () => {
+    const transport = seededServer("failed", { status: "failed", error: { code: -32603, message: "secret server words" } });
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("job"));
+    expect(error).toMatchObject({ reason: "PROTOCOL", kind: "server_error", code: -32603, serverMessage: "secret server words" });
+    expect(error.message).toContain('callTool "job", task "t-1": tasks/get failed: the task ended with JSON-RPC error -32603');
+    expect(error.message).not.toContain("tasks/result");
+    expect(error.message).not.toContain("secret server words");
+    expect(transport.requests("tasks/get")).toHaveLength(1);
+    expect(transport.requests("tasks/cancel")).toHaveLength(0);
+  });
+
+  it("a task created already cancelled fails with task_cancelled at once; one created finished that tasks/get calls unfinished is a PROTOCOL failure", async () => {
+    const cancelled = seededServer("cancelled", { status: "cancelled" });
+    await using client = await connect(cancelled);
+    expect(await failure(client.callTool("job"))).toMatchObject({ reason: "PROTOCOL", kind: "task_cancelled" });
+    expect(cancelled.requests("tasks/get")).toHaveLength(0);
+
+    const reopened = seededServer("completed", { status: "working" });
+    await using other = await connect(reopened);
+    const error = await failure(other.callTool("job"));
+    expect(error).toMatchObject({ reason: "PROTOCOL", method: "tasks/get" });
+    expect(error.message).toContain('callTool "job", task "t-1": the task was created completed, yet tasks/get then answered working');
+    expect(reopened.requests("tasks/get")).toHaveLength(1);
+  });
+
   it("refuses { task: true } with a server that does not declare the extension, before anything is sent", async () => {
     const transport = new RecordingTransport({ "tools/list": { tools: [tool("job")] }, "tools/call": created } as never, { era: "modern" });
     await using client = await connect(transport);

@@ -21,6 +21,7 @@ export class ExtensionTaskWire implements TaskWire {
   readonly statusNotification = TaskNotification.extension;
   /** Every server of the extension takes `tasks/cancel` (cooperatively). */
   readonly cancels = true;
+  readonly resultMethod = TaskMethod.get;
 
   constructor(private readonly host: TaskHost) {}
 
@@ -31,7 +32,8 @@ export class ExtensionTaskWire implements TaskWire {
 
   created(raw: Record<string, unknown>, label: string): TaskSnapshot | undefined {
     if (raw.resultType !== "task") return undefined;
-    return { state: fromExtensionTask(parseResult(schemas().ExtensionCreateTaskResultSchema, raw, label, this.host.session.description)) };
+    const seed = parseResult(schemas().ExtensionCreateTaskResultSchema, raw, label, this.host.session.description);
+    return { state: fromExtensionTask(seed), stateOnly: true };
   }
 
   async get(taskId: string, options: TaskRequestOptions): Promise<TaskSnapshot> {
@@ -67,7 +69,8 @@ export class ExtensionTaskWire implements TaskWire {
 
   async finalResult(_taskId: string, snapshot: TaskSnapshot, options: TaskRequestOptions): Promise<Record<string, unknown>> {
     if (snapshot.error !== undefined) throw taskFailed(options.label, this.host.session.description, snapshot.error);
-    // The schema makes sure a completed task carries its result.
+    // The schema of tasks/get makes sure a completed task carries its result; the seed, which
+    // carries none, never comes here (the wait asks tasks/get first).
     return snapshot.result!;
   }
 

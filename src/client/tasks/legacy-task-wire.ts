@@ -16,6 +16,7 @@ import type { AnswerContext, TaskHost, TaskRequestOptions, TaskSnapshot, TaskWir
 export class LegacyTaskWire implements TaskWire {
   readonly era: EraName = "legacy";
   readonly statusNotification = TaskNotification.status;
+  readonly resultMethod = TaskMethod.result;
 
   constructor(private readonly host: TaskHost) {}
 

@@ -25,3 +25,14 @@ export function taskFailed(label: string, where: string, error: TaskError): McpT
     serverData: error.data,
   });
 }
+
+/**
+ * A task the server created already finished, that its `tasks/get` then called unfinished: a
+ * terminal status never changes, so neither answer can be trusted. Both statuses are names the
+ * schema allows, never free text of the server.
+ */
+export function taskReopened(label: string, where: string, created: string, now: string): McpTransportError {
+  return new McpTransportError("PROTOCOL", `${label}: the task was created ${created}, yet tasks/get then answered ${now}; a finished task never changes (${where})`, {
+    method: "tasks/get",
+  });
+}

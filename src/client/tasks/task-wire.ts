@@ -58,6 +58,12 @@ export interface TaskSnapshot {
   result?: Record<string, unknown>;
   /** The extension: the JSON-RPC error of a `failed` task. */
   error?: TaskError;
+  /**
+   * The state alone, never a result or an error, even when the status is terminal: the
+   * extension's `CreateTaskResult`, whose seed status may already be `completed` or `failed`
+   * ("typically (though not necessarily) with status working"). A `tasks/get` brings the rest.
+   */
+  stateOnly?: true;
 }
 
 /** What answering a task's questions needs. */
@@ -78,6 +84,11 @@ export interface TaskWire {
   readonly statusNotification: string;
   /** Whether the server takes `tasks/cancel`. */
   readonly cancels: boolean;
+  /**
+   * The method that brings a terminal task's result or error, as messages name it: `tasks/result`
+   * in 2025-11-25; `tasks/get` in the extension, which inlines them and has no `tasks/result`.
+   */
+  readonly resultMethod: string;
   /** The `tools/call` params that ask for a task (the extension has no asking: the server decides). */
   augment(params: Record<string, unknown>, ttlMs: number | undefined): Record<string, unknown>;
   /** The task a `tools/call` answered with, or undefined when it answered with its result. */

@@ -11,7 +11,7 @@ import { TaskMethod, isTerminalStatus } from "../../protocol/tasks.js";
 import type { Progress, RequestOptions, TransportSession } from "../../session/session.js";
 import { checkLimit } from "../../transport/limits.js";
 import { abortReason } from "../../util/abort.js";
-import { taskCancelled } from "./task-errors.js";
+import { taskCancelled, taskReopened } from "./task-errors.js";
 import { isNewState, type TaskState } from "./task-state.js";
 import { TASK_CANCEL_TIMEOUT_MS, TaskDeadline, pollDelay } from "./task-timing.js";
 import type { TaskHost, TaskRequestOptions, TaskSnapshot, TaskWire } from "./task-wire.js";
@@ -177,7 +177,11 @@ export class ToolTask {
         const { status } = snapshot.state;
         if (status === "cancelled") throw taskCancelled(this.label, this.host.session.description);
         if (status === "completed" || status === "failed") {
-          const raw = await this.wire().finalResult(id, snapshot, this.requestOptions(deadline, TaskMethod.result, true));
+          if (snapshot.stateOnly === true) {
+            snapshot = await this.lookAfterTerminalSeed(id, status, deadline);
+            continue;
+          }
+          const raw = await this.wire().finalResult(id, snapshot, this.requestOptions(deadline, this.wire().resultMethod, true));
           this.finished = true;
           return raw;
         }
@@ -187,7 +191,7 @@ export class ToolTask {
             answered: this.answered,
             signal: deadline.signal,
             quick: this.requestOptions(deadline, "input"),
-            blocking: this.requestOptions(deadline, TaskMethod.result, true),
+            blocking: this.requestOptions(deadline, this.wire().resultMethod, true),
           });
           if (final !== undefined) {
             this.finished = true;
@@ -241,6 +245,19 @@ export class ToolTask {
     const snapshot = await this.wire().get(id, this.requestOptions(deadline, TaskMethod.get));
     this.see(snapshot);
     return this.latest!;
+  }
+
+  /**
+   * The task, created already `completed` or `failed`, as `tasks/get` describes it: with the
+   * result or the error its creation did not carry. A terminal status never changes, so an answer
+   * that is not terminal fails the wait (PROTOCOL) rather than wait for a task that is over.
+   */
+  private async lookAfterTerminalSeed(id: string, seeded: string, deadline: TaskDeadline): Promise<TaskSnapshot> {
+    deadline.check();
+    const snapshot = await this.wire().get(id, this.requestOptions(deadline, TaskMethod.get));
+    if (!isTerminalStatus(snapshot.state.status)) throw taskReopened(this.label, this.host.session.description, seeded, snapshot.state.status);
+    this.see(snapshot);
+    return snapshot;
   }
 
   /** Sleeps until the next poll is due, a new state arrives, or the deadline. */
