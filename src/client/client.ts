@@ -41,7 +41,7 @@ import type { TaskRequest } from "./tasks/task-support.js";
 import type { TaskHost } from "./tasks/task-wire.js";
 import type { ToolTask } from "./tasks/tool-task.js";
 import { ToolTasks, type StartToolTaskOptions } from "./tasks/tool-tasks.js";
-import { ToolCatalog } from "./tool-catalog.js";
+import { ToolCatalog, listsNoTools } from "./tool-catalog.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
 import { sentOptions } from "./request-options.js";
@@ -225,7 +225,8 @@ export class McpClient {
    * Any other result of a tool that declares an `outputSchema` must carry `structuredContent`
    * that conforms to it, or the call fails with PROTOCOL, kind `output_schema` (unless
    * `validateOutput` is false). The schema is the latest tool list's; a tool not listed yet is
-   * listed once, after its first result (before the call, on a server that runs tools as tasks).
+   * listed once, after its first result (before the call, on a server that runs tools as tasks);
+   * a listing that fails fails the call, unless the server has no `tools/list` at all (-32601).
    *
    * A tool that runs as a task (its `execution.taskSupport` is `required`, or `optional` and
    * `task` asks for it; in revision 2026-07-28, whenever the server answers with a task) is
@@ -504,9 +505,10 @@ export class McpClient {
 
   /**
    * The tool as the latest list describes it, listing the tools when they are not known yet. A
-   * listing that fails with PROTOCOL (a server that refuses it, or answers it badly) counts as a
-   * list without the tool until the list changes: the tool is then unchecked, as one that is not
-   * listed is.
+   * server that has no `tools/list` (-32601) counts as one without tools until the list changes:
+   * the tool is then unchecked, as one that is not listed is. Any other failure of the listing
+   * (a -32603, a bad answer, a timeout) is the caller's failure and is not remembered: a guess
+   * would turn off the output check and the task a tool requires, so the next call lists again.
    */
   private findTool(name: string, options: Pick<CallOptions, "signal" | "timeoutMs">): Promise<Tool | undefined> {
     return this.tools.find(name, async () => {
@@ -514,7 +516,7 @@ export class McpClient {
       try {
         return await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
       } catch (error) {
-        if (!(error instanceof McpTransportError) || error.reason !== "PROTOCOL") throw error;
+        if (!listsNoTools(error)) throw error;
         this.rememberTools([], true, generation);
         return [];
       }

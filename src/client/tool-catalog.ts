@@ -5,7 +5,17 @@
  * Every `listTools()` (or page) is remembered here, a tool not seen yet is listed on demand (one
  * listing shared by concurrent callers), and a list-changed notification forgets them all.
  */
+import { McpTransportError } from "../errors.js";
+import { JSONRPC_METHOD_NOT_FOUND } from "../protocol/jsonrpc.js";
 import type { Tool } from "../protocol/schemas.js";
+
+/**
+ * Whether a failed `tools/list` says the server lists no tools at all (JSON-RPC -32601, method
+ * not found), which holds until the list changes, rather than that this one listing failed.
+ */
+export function listsNoTools(error: unknown): boolean {
+  return error instanceof McpTransportError && error.kind === "server_error" && error.code === JSONRPC_METHOD_NOT_FOUND;
+}
 
 export class ToolCatalog {
   /** Tool name → the tool as the latest listing described it. */

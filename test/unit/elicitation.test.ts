@@ -109,6 +109,7 @@ describe("the URL of a URL-mode elicitation (Safe URL Handling)", () => {
     const { seen, handlers } = acceptingUrlHandler();
     const transport = new RecordingTransport(
       {
+        "tools/list": { tools: [] },
         "tools/call": (params) => {
           if (++round === 1) {
             return {
@@ -215,6 +216,7 @@ describe("a person's pace", () => {
   it("does not count against timeoutMs while an elicitation handler waits (legacy server request)", async () => {
     const timeoutMs = 200;
     const transport = new RecordingTransport({
+      "tools/list": { tools: [] },
       "tools/call": async (_params, { transport: server }) => {
         const answer = await server.request("elicitation/create", {
           message: "Name?",

@@ -43,6 +43,7 @@ describe("the modern era (2026-07-28)", () => {
     let round = 0;
     const transport = new RecordingTransport(
       {
+        "tools/list": { tools: [] },
         "tools/call": (params) => {
           round++;
           if (round === 1) {
@@ -132,6 +133,7 @@ describe("the modern era (2026-07-28)", () => {
     let breaks = 1;
     const transport = new RecordingTransport(
       {
+        "tools/list": { tools: [] },
         "tools/call": () => {
           if (breaks-- > 0) throw new McpTransportError("DISCONNECTED", "stream broke", { streamBroken: true });
           return { content: [{ type: "text", text: "second time" }] };

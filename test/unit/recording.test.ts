@@ -24,7 +24,7 @@ describe("RecordingTransport", () => {
   });
 
   it("copies what it records: a mutation after send changes nothing", async () => {
-    const transport = new RecordingTransport({ "tools/call": { content: [] } });
+    const transport = new RecordingTransport({ "tools/list": { tools: [] }, "tools/call": { content: [] } });
     await using client = await connect(transport);
     const args = { list: [1] };
     await client.callTool("t", args);
