@@ -50,8 +50,8 @@ export interface AgentToolOptions extends LayeredToolCallSettings {
 export interface AgentToolResult {
   /** The result's blocks; for a call that got no answer, one text block with `failure.message`. */
   content: ContentBlock[];
-  /** The result's structured content, when the tool gave one. */
-  structuredContent?: Record<string, unknown>;
+  /** The result's structured content, when the tool gave one: an object, or in revision 2026-07-28 any JSON value. */
+  structuredContent?: unknown;
   /** True for a tool's own failure (`isError` result) and for a call that got no answer. */
   isError: boolean;
   /** Present only when the call got no answer: why, in a closed set, and whether to try again. */

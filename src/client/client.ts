@@ -7,7 +7,7 @@
 import { McpTransportError } from "../errors.js";
 import { Method, Notification } from "../protocol/methods.js";
 import type { DiscoverResult } from "../protocol/modern.js";
-import { schemas, type Schemas } from "../protocol/schema-registry.js";
+import { schemas, schemasOf, type Schemas } from "../protocol/schema-registry.js";
 import type { Infer, Type } from "../protocol/valita.js";
 import type {
   CallToolResult,
@@ -536,7 +536,7 @@ export class McpClient {
     options: Pick<CallOptions, "signal" | "timeoutMs">,
   ): CallToolResult | Promise<CallToolResult> {
     const where = this.connection.session.description;
-    const result = parseResult(schemas().CallToolResultSchema, raw, label, where);
+    const result = parseResult(schemasOf(this.ready().name).CallToolResultSchema, raw, label, where);
     if (!validate || result.isError === true || tool === undefined) return result;
     const known = this.tools.peek(tool);
     if (known !== undefined) return this.checkOutput(known.tool, result, label, where);
@@ -583,7 +583,7 @@ export class McpClient {
     options: CallOptions,
   ): Promise<Infer<Schemas[K]>> {
     const raw = await this.send(method, params, { ...options, label });
-    return parseResult(schemas()[schema] as Type, raw, label, this.connection.session.description) as Infer<Schemas[K]>;
+    return parseResult(schemasOf(this.ready().name)[schema] as Type, raw, label, this.connection.session.description) as Infer<Schemas[K]>;
   }
 
   /**

@@ -84,9 +84,11 @@ export function capabilitiesFor(handlers: ClientHandlers, extra: ClientCapabilit
   return mergeCapabilities(capabilities, extra);
 }
 
-/** What the answers of one client share: the completions of its URL elicitations. */
+/** What the answers of one client share: the completions of its URL elicitations; and the era they answer in. */
 export interface HandlerContext {
   completions?: ElicitationCompletions;
+  /** Whose rules the server's parameters are read by (sampling's `tools`). @default "legacy" */
+  era?: EraName;
 }
 
 /**
@@ -109,7 +111,7 @@ export function handlerFor(
  */
 function preparedHandlerFor(handlers: ClientHandlers, method: string, context: HandlerContext): PreparedHandler | undefined {
   const { sampling, elicitation, roots } = handlers;
-  if (method === Method.samplingCreateMessage && sampling) return samplingAnswerer(sampling);
+  if (method === Method.samplingCreateMessage && sampling) return samplingAnswerer(sampling, context.era);
   if (method === Method.elicitationCreate && elicitation) return elicitationAnswerer(elicitation, context.completions);
   if (method === Method.rootsList && roots) {
     const list = typeof roots === "function" ? roots : () => roots;

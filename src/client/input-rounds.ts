@@ -26,7 +26,7 @@ export async function answerInputRequests(
   try {
     const answers = await Promise.all(
       entries.map(async ([key, request]) => {
-        const handler = handlerFor(handlers, request.method);
+        const handler = handlerFor(handlers, request.method, { era: "modern" });
         if (!handler) {
           throw new McpTransportError(
             "PROTOCOL",

@@ -110,6 +110,7 @@ export class OutputSchemas {
   /**
    * Checks a result that is not an `isError` one against `schema`, the tool's output schema:
    * PROTOCOL (kind `output_schema`) when there is no `structuredContent` or it does not conform.
+   * Whatever JSON value it is (any, in revision 2026-07-28: an array, a string, null) is checked.
    */
   async check(name: string, schema: JsonSchema, result: CallToolResult, label: string, where: string): Promise<void> {
     if (result.structuredContent === undefined) {

@@ -5,9 +5,10 @@
  * tool results break its rules ("Message Content Constraints"): a user message of tool results
  * holds nothing else, and it answers every tool use of the assistant message before it.
  */
-import { schemas } from "../protocol/schema-registry.js";
+import { schemas, schemasOf } from "../protocol/schema-registry.js";
 import type { CreateMessageParams, CreateMessageResult, SamplingContent, SamplingMessage } from "../protocol/schemas.js";
 import { checked, type PreparedHandler } from "./handler-checks.js";
+import type { EraName } from "./era.js";
 import type { SamplingHandler } from "./handlers.js";
 
 /** A sampling handler that says what it can do beyond plain messages. */
@@ -32,11 +33,14 @@ export function samplingCapability(option: SamplingHandler | SamplingHandlers): 
   return samplingHandlers(option).tools === true ? { tools: {} } : {};
 }
 
-/** Answers `sampling/createMessage` with the user's handler, its parameters and answer checked. */
-export function samplingAnswerer(option: SamplingHandler | SamplingHandlers): PreparedHandler {
+/**
+ * Answers `sampling/createMessage` with the user's handler, its parameters (by the rules of `era`:
+ * its `tools` are that era's tools) and answer checked.
+ */
+export function samplingAnswerer(option: SamplingHandler | SamplingHandlers, era: EraName = "legacy"): PreparedHandler {
   const { createMessage, tools } = samplingHandlers(option);
   return checked(
-    () => schemas().CreateMessageParamsSchema,
+    () => schemasOf(era).CreateMessageParamsSchema,
     () => schemas().CreateMessageResultSchema,
     "sampling",
     (params, signal) => createMessage({ params, signal }),

@@ -7,6 +7,7 @@
  * becomes a PROTOCOL failure, never a half-typed object.
  */
 import { loose, oneOf, v, type Infer } from "./valita.js";
+import type { ModernCallToolResultSchema, ModernCreateMessageParamsSchema, ModernListToolsResultSchema, ModernToolSchema } from "./modern-schemas.js";
 
 const Meta = v.record(v.unknown()).optional();
 
@@ -120,6 +121,7 @@ export const ContentBlockSchema = v.union(
   EmbeddedResourceSchema,
 );
 
+/** A JSON Schema for an object: every tool's `inputSchema`, and its `outputSchema` up to 2025-11-25. */
 const JsonObjectSchema = loose({ type: v.literal("object") });
 
 /**
@@ -150,6 +152,7 @@ export const ToolSchema = loose({
   title: v.string().optional(),
   description: v.string().optional(),
   inputSchema: JsonObjectSchema,
+  /** Any JSON Schema in 2026-07-28 (modern-schemas.ts). */
   outputSchema: JsonObjectSchema.optional(),
   annotations: ToolAnnotationsSchema.optional(),
   icons: Icons,
@@ -164,6 +167,7 @@ export const ListToolsResultSchema = loose({ tools: v.array(ToolSchema), ...Page
 export const CallToolResultSchema = loose({
   // 2024-11-05 servers always send content; later revisions too, but an empty list is legal.
   content: v.array(ContentBlockSchema).optional(() => []),
+  /** An object up to 2025-11-25; any JSON value in 2026-07-28 (modern-schemas.ts). */
   structuredContent: v.record(v.unknown()).optional(),
   isError: v.boolean().optional(),
   _meta: Meta,
@@ -361,11 +365,13 @@ export type Implementation = Infer<typeof ImplementationSchema>;
 export type ServerCapabilities = Infer<typeof ServerCapabilitiesSchema>;
 export type InitializeResult = Infer<typeof InitializeResultSchema>;
 export type ContentBlock = Infer<typeof ContentBlockSchema>;
-export type Tool = Infer<typeof ToolSchema>;
+// The tool shapes revision 2026-07-28 loosens (modern-schemas.ts) are typed as that revision has
+// them, the wider: what a client of either era may get.
+export type Tool = Infer<typeof ModernToolSchema>;
 export type ToolAnnotations = Infer<typeof ToolAnnotationsSchema>;
 export type ToolExecution = Infer<typeof ToolExecutionSchema>;
-export type ListToolsResult = Infer<typeof ListToolsResultSchema>;
-export type CallToolResult = Infer<typeof CallToolResultSchema>;
+export type ListToolsResult = Infer<typeof ModernListToolsResultSchema>;
+export type CallToolResult = Infer<typeof ModernCallToolResultSchema>;
 export type Resource = Infer<typeof ResourceSchema>;
 export type ListResourcesResult = Infer<typeof ListResourcesResultSchema>;
 export type ResourceTemplate = Infer<typeof ResourceTemplateSchema>;
@@ -378,7 +384,7 @@ export type GetPromptResult = Infer<typeof GetPromptResultSchema>;
 export type CompleteResult = Infer<typeof CompleteResultSchema>;
 export type LoggingLevel = Infer<typeof LoggingLevelSchema>;
 export type LoggingMessageParams = Infer<typeof LoggingMessageParamsSchema>;
-export type CreateMessageParams = Infer<typeof CreateMessageParamsSchema>;
+export type CreateMessageParams = Infer<typeof ModernCreateMessageParamsSchema>;
 export type CreateMessageResult = Infer<typeof CreateMessageResultSchema>;
 export type SamplingMessage = Infer<typeof SamplingMessageSchema>;
 export type SamplingContent = Infer<typeof SamplingContentSchema>;

@@ -189,6 +189,79 @@ describe("the modern era (2026-07-28)", () => {
   });
 });
 
+describe("tool output by revision (server/tools, \"Structured Content\" and \"Output Schema\")", () => {
+  // 2026-07-28: "This can be any JSON value (object, array, string, number, boolean, or null) that
+  // conforms to the tool's outputSchema"; 2025-11-25: an outputSchema is `type: "object"`.
+  const users = {
+    ...tool("list_users"),
+    outputSchema: { type: "array", items: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+  };
+  const answer = (structuredContent: unknown) => ({ content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent });
+
+  it("2026-07-28: lists a tool whose outputSchema is an array's, and checks its array structuredContent", async () => {
+    let structured: unknown = [{ id: "1" }, { id: "2" }];
+    const transport = new RecordingTransport({ "tools/list": { tools: [users, tool("plain")] }, "tools/call": () => answer(structured) }, { era: "modern" });
+    await using client = await connect(transport);
+    expect((await client.listTools()).map((listed) => listed.outputSchema)).toEqual([users.outputSchema, undefined]);
+    expect((await client.callTool("list_users")).structuredContent).toEqual([{ id: "1" }, { id: "2" }]);
+
+    structured = [{ id: "1" }, { name: "no id" }];
+    const mismatch = await failure(client.callTool("list_users"));
+    expect(mismatch).toMatchObject({ reason: "PROTOCOL", kind: "output_schema" });
+    expect(mismatch.message).toContain("at /1 (keyword required)");
+
+    structured = "a string";
+    expect((await failure(client.callTool("list_users"))).message).toContain("at the root of structuredContent (keyword type)");
+    // Unchecked, any JSON value is a result: a string, null.
+    expect((await client.callTool("list_users", {}, { validateOutput: false })).structuredContent).toBe("a string");
+    structured = null;
+    expect((await client.callTool("plain")).structuredContent).toBeNull();
+  });
+
+  it("2025-11-25: a tool whose outputSchema is not an object's fails the listing, and an array structuredContent the call", async () => {
+    const transport = new RecordingTransport({ "tools/list": { tools: [users] }, "tools/call": answer([{ id: "1" }]) });
+    await using client = await connect(transport);
+    expect(client.era).toBe("legacy");
+    const listing = await failure(client.listTools());
+    expect(listing.reason).toBe("PROTOCOL");
+    expect(listing.message).toContain("at tools.0.outputSchema.type");
+    const call = await failure(client.callTool("list_users", {}, { validateOutput: false }));
+    expect(call.reason).toBe("PROTOCOL");
+    expect(call.message).toContain("at structuredContent: expected object");
+  });
+
+  it("sampling's tools follow the same rule: any outputSchema in a 2026-07-28 input request, -32602 in 2025-11-25", async () => {
+    const params = { messages: [{ role: "user", content: { type: "text", text: "who?" } }], maxTokens: 10, tools: [users] };
+    const offered: unknown[] = [];
+    const sampling = {
+      tools: true,
+      createMessage: ({ params: asked }: { params: { tools?: unknown[] } }) => {
+        offered.push(asked.tools);
+        return { role: "assistant" as const, content: { type: "text" as const, text: "Ada" }, model: "m" };
+      },
+    };
+    let round = 0;
+    const modern = new RecordingTransport(
+      {
+        "tools/call": (callParams) => {
+          if (round++ === 0) return { resultType: "input_required", inputRequests: { ask: { method: "sampling/createMessage", params } } };
+          expect((callParams.inputResponses as { ask: { model: string } }).ask.model).toBe("m");
+          return { content: [] };
+        },
+      },
+      { era: "modern" },
+    );
+    await using client = await connect(modern, { handlers: { sampling } });
+    await client.callTool("who", {}, { validateOutput: false });
+    expect(offered).toEqual([[users]]);
+
+    const legacy = new RecordingTransport({});
+    await using _legacyClient = await connect(legacy, { handlers: { sampling } });
+    await expect(legacy.request("sampling/createMessage", params)).rejects.toMatchObject({ error: { code: -32602 } });
+    expect(offered).toHaveLength(1);
+  });
+});
+
 describe("the modern era's -32022 (unsupported protocol version)", () => {
   const unsupported = (supported: string[]) => RecordingTransport.error(-32022, "Unsupported protocol version", { supported, requested: "2026-07-28" });
 
