@@ -50,7 +50,7 @@ import { isStandardSchema, matching, parseResult, parseWithSchema, type Standard
 export { CLIENT_OPTION_NAMES, type ClientOptions };
 
 /** Options of every call: the deadline, the abort signal, progress, `_meta` entries. */
-export interface CallOptions extends Omit<RequestOptions, "label"> {
+export interface CallOptions extends Omit<RequestOptions, "label" | "onLateResult"> {
   /**
    * Entries added to the request's `params._meta`, e.g. a W3C `traceparent`. Keys the protocol
    * owns (`progressToken`, and any under a prefix MCP reserves, such as `io.modelcontextprotocol/`)

@@ -28,6 +28,7 @@ export function sentOptions(options: SentOptions, onDispatch: RequestOptions["on
     headers: options.headers,
     longLived: options.longLived,
     onDispatch,
+    onLateResult: options.onLateResult,
     meta: options.meta,
   };
   return copy as SentOptions;

@@ -72,6 +72,17 @@ export interface RequestOptions {
   longLived?: boolean;
   /** Called with the request's id when it goes on the wire (after any wait for a slot). */
   onDispatch?: (id: number) => void;
+  /**
+   * Makes the request a task-augmented one (revision 2025-11-25), whose answer may create a task:
+   * "For task-augmented requests, the `tasks/cancel` request MUST be used instead of the
+   * `notifications/cancelled` notification" (basic/utilities/cancellation). When the caller stops
+   * waiting (an abort, the deadline), it is rejected at once as for any request, but the server
+   * is sent no `notifications/cancelled`: the request stays on the wire, for at most the session's
+   * `timeoutMs` more, and a result that comes meanwhile is handed to this function, to cancel the
+   * task it creates. An error, no answer in that time, or the end of the connection: nothing more.
+   * Never called for a request whose caller got its answer.
+   */
+  onLateResult?: (result: Record<string, unknown>) => void;
 }
 
 /** What a handler of a server-to-client request receives. One object, so fields can be added. */
@@ -104,8 +115,15 @@ interface PendingRequest extends SlotWaiter, Deadline {
   onProgress: ((progress: Progress) => void) | undefined;
   resetOnProgress: boolean;
   onDispatch: ((id: number) => void) | undefined;
+  onLateResult: ((result: Record<string, unknown>) => void) | undefined;
   dispatched: boolean;
   settled: boolean;
+}
+
+/** A task-augmented request whose caller stopped waiting, still on the wire for its answer (see `RequestOptions.onLateResult`). */
+interface LingeringRequest {
+  onLateResult: (result: Record<string, unknown>) => void;
+  timer: NodeJS.Timeout;
 }
 
 type State = "new" | "opening" | "open" | "closed";
@@ -150,6 +168,8 @@ export class TransportSession {
   private readonly handlers = new Map<string, ServerRequestHandler>();
   private readonly listeners = new Map<string, Set<NotificationListener>>();
   private readonly serverRequests = new Map<RequestId, AbortController>();
+  /** Task-augmented requests given up by their callers, by id, until their answer or their time is up. */
+  private readonly lingering = new Map<number, LingeringRequest>();
   private readonly endListeners = new Set<(ending: ConnectionEnding) => void>();
   /** One abort listener per caller signal, whatever the number of requests sharing it. */
   /** What every request's SendContext carries for the era (set with the revision). */
@@ -263,6 +283,7 @@ export class TransportSession {
         onProgress: options.onProgress,
         resetOnProgress,
         onDispatch: options.onDispatch,
+        onLateResult: options.onLateResult,
         dispatched: false,
         settled: false,
       };
@@ -389,7 +410,11 @@ export class TransportSession {
     // Only number ids are ours: a string id, even "1", is not an answer to request 1.
     if (typeof response.id !== "number") return;
     const request = this.pending.get(response.id);
-    if (!request) return; // late (after a timeout) or unknown: ignored by design
+    if (!request) {
+      // Late (after a timeout) or unknown: ignored by design, but for a task-augmented request's.
+      if (this.lingering.size > 0) this.endLingering(response.id, isFailure(response) ? undefined : response.result);
+      return;
+    }
     if (isFailure(response)) {
       this.settle(request, this.jsonRpcFailure(request, response.error));
     } else {
@@ -437,6 +462,7 @@ export class TransportSession {
     if (typeof id !== "number") return;
     const request = this.pending.get(id);
     if (request) this.settle(request, this.failureOf(request, error));
+    else this.endLingering(id, undefined);
   }
 
   private onServerNotification(message: JsonRpcNotification): void {
@@ -529,12 +555,19 @@ export class TransportSession {
     );
   }
 
-  /** The caller stops waiting: reject, and tell the server and the transport, best-effort. */
+  /**
+   * The caller stops waiting: reject, and tell the server and the transport, best-effort; a
+   * task-augmented request stays on the wire for its late answer instead (see `onLateResult`).
+   */
   private abandon(request: PendingRequest, error: unknown): void {
     if (request.settled) return;
     const wasDispatched = request.dispatched;
     this.settle(request, error);
     if (!wasDispatched) return;
+    if (request.onLateResult && this.state === "open") {
+      this.linger(request.id, request.onLateResult);
+      return;
+    }
     this.connection?.abandon(request.id);
     // The spec forbids cancelling initialize; any other request is cancelled once, unless
     // abandoning it already told the server (a closed HTTP stream, in the modern era).
@@ -544,6 +577,35 @@ export class TransportSession {
       this.connection
         .send({ jsonrpc: "2.0", method: Notification.cancelled, params: { requestId: request.id, reason } })
         .catch(() => {});
+    }
+  }
+
+  /**
+   * Keeps waiting for the answer of a task-augmented request its caller gave up, for at most the
+   * session's `timeoutMs` (the usual deadline of a request). Its in-flight slot is free already:
+   * the caller's next request does not wait for it.
+   */
+  private linger(id: number, onLateResult: (result: Record<string, unknown>) => void): void {
+    const timer = setTimeout(() => {
+      if (!this.lingering.delete(id)) return;
+      this.connection?.abandon(id);
+    }, this.limits.timeoutMs);
+    // Best-effort traffic never keeps the process alive.
+    timer.unref();
+    this.lingering.set(id, { onLateResult, timer });
+  }
+
+  /** A lingering request's answer came (its result, or undefined for an error or a failure): it is over. */
+  private endLingering(id: number, result: Record<string, unknown> | undefined): void {
+    const lingering = this.lingering.get(id);
+    if (!lingering) return;
+    this.lingering.delete(id);
+    clearTimeout(lingering.timer);
+    if (result === undefined) return;
+    try {
+      lingering.onLateResult(result);
+    } catch {
+      // The callback's failure is its own; the message that brought the answer is handled.
     }
   }
 
@@ -568,6 +630,8 @@ export class TransportSession {
     this.state = "closed";
     this.failAll((request) => this.endedUnder(request, ending));
     this.deadlines.stop();
+    for (const lingering of this.lingering.values()) clearTimeout(lingering.timer);
+    this.lingering.clear();
     for (const controller of this.serverRequests.values()) controller.abort();
     this.serverRequests.clear();
     for (const listener of this.endListeners) {

@@ -16,6 +16,7 @@ describe("sentOptions", () => {
     headers: { "x-a": "1" },
     longLived: true,
     onDispatch,
+    onLateResult: () => {},
     meta: { traceparent: "t" },
   };
 

@@ -138,6 +138,33 @@ describe("TransportSession: timeouts and cancellation", () => {
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
+  it("a task-augmented request (onLateResult) given up sends no notifications/cancelled, and hands on a late result, not a late error", async () => {
+    // basic/utilities/cancellation: "For task-augmented requests, the `tasks/cancel` request MUST be used instead".
+    const answers = new Map<number, (answer: Record<string, unknown>) => void>();
+    const transport = new RecordingTransport({
+      held: (params) => new Promise((resolve) => answers.set(params.n as number, resolve)),
+      failing: (params) => new Promise((resolve) => answers.set(params.n as number, () => resolve(RecordingTransport.error(-32603, "no")))),
+      fast: {},
+    });
+    const session = await openSession(transport);
+    const late: Record<string, unknown>[] = [];
+    const onLateResult = (result: Record<string, unknown>) => late.push(result);
+    const controller = new AbortController();
+    const aborted = session.request("held", { n: 1 }, { signal: controller.signal, onLateResult });
+    const timedOut = session.request("failing", { n: 2 }, { timeoutMs: 30, onLateResult });
+    await expect.poll(() => answers.size).toBe(2);
+    const reason = new Error("stop");
+    controller.abort(reason);
+    await expect(aborted).rejects.toBe(reason);
+    expect((await failure(timedOut)).reason).toBe("TIMEOUT");
+    answers.get(2)!({});
+    answers.get(1)!({ task: { taskId: "t1" } });
+    await expect.poll(() => late).toEqual([{ task: { taskId: "t1" } }]);
+    await session.request("fast");
+    expect(transport.notifications("notifications/cancelled")).toEqual([]);
+    expect(late).toHaveLength(1);
+  });
+
   it("many requests sharing one signal add one listener to it, and aborting it ends them all", async () => {
     const transport = new RecordingTransport({ slow: () => new Promise(() => {}) });
     const session = await openSession(transport, { maxInFlight: 100 });

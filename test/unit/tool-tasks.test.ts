@@ -90,6 +90,77 @@ describe("2025-11-25: which calls run as tasks", () => {
   });
 });
 
+describe("2025-11-25: giving up before the task is created", () => {
+  // basic/utilities/cancellation: "For task-augmented requests, the `tasks/cancel` request MUST be
+  // used instead of the `notifications/cancelled` notification."
+
+  /** A legacy server whose tools/call answers only when the test releases it. */
+  function heldServer() {
+    let release!: (answer: Record<string, unknown>) => void;
+    const held = new Promise<Record<string, unknown>>((resolve) => (release = resolve));
+    return { transport: legacyServer({ "tools/call": () => held }), release };
+  }
+
+  it("an abort rejects the call at once, sends no notifications/cancelled, and cancels the task once it is created", async () => {
+    const { transport, release } = heldServer();
+    await using client = await connect(transport);
+    await client.listTools();
+    const controller = new AbortController();
+    const call = client.callTool("job", {}, { signal: controller.signal });
+    await expect.poll(() => transport.requests("tools/call")).toHaveLength(1);
+    const reason = new Error("stop");
+    controller.abort(reason);
+    await expect(call).rejects.toBe(reason);
+    release({ task: task("working") });
+    await expect.poll(() => transport.requests("tasks/cancel").map((request) => request.params)).toEqual([{ taskId: "task-1" }]);
+    expect(transport.notifications("notifications/cancelled")).toEqual([]);
+  });
+
+  it("the timeout does the same", async () => {
+    const { transport, release } = heldServer();
+    await using client = await connect(transport);
+    await client.listTools();
+    expect(await failure(client.callTool("job", {}, { timeoutMs: 200 }))).toMatchObject({ reason: "TIMEOUT", timeoutMs: 200 });
+    release({ task: task("working") });
+    await expect.poll(() => transport.requests("tasks/cancel").map((request) => request.params)).toEqual([{ taskId: "task-1" }]);
+    expect(transport.notifications("notifications/cancelled")).toEqual([]);
+  });
+
+  it("startToolTask does the same", async () => {
+    const { transport, release } = heldServer();
+    await using client = await connect(transport);
+    const controller = new AbortController();
+    const started = client.startToolTask("job", {}, { signal: controller.signal });
+    await expect.poll(() => transport.requests("tools/call")).toHaveLength(1);
+    controller.abort(new Error("stop"));
+    await expect(started).rejects.toThrow("stop");
+    release({ task: task("working") });
+    await expect.poll(() => transport.requests("tasks/cancel").map((request) => request.params)).toEqual([{ taskId: "task-1" }]);
+    expect(transport.notifications("notifications/cancelled")).toEqual([]);
+  });
+
+  it("a server that answers with the result itself after the abort is sent nothing more", async () => {
+    const { transport, release } = heldServer();
+    await using client = await connect(transport);
+    await client.listTools();
+    const controller = new AbortController();
+    const call = client.callTool("job", {}, { signal: controller.signal });
+    await expect.poll(() => transport.requests("tools/call")).toHaveLength(1);
+    controller.abort(new Error("stop"));
+    await expect(call).rejects.toThrow("stop");
+    release({ content: [{ type: "text", text: "plain" }] });
+    // One round trip after the late answer: what it led to would have been sent by then.
+    await client.listTools();
+    expect(transport.sent.filter((message) => "method" in message).map((message) => message.method)).toEqual([
+      "initialize",
+      "notifications/initialized",
+      "tools/list",
+      "tools/call",
+      "tools/list",
+    ]);
+  });
+});
+
 describe("2025-11-25: waiting for a task", () => {
   it("waits at least the server's pollInterval between polls, and at least the floor for a 0", async () => {
     for (const [interval, least] of [

@@ -26,7 +26,7 @@ export interface TaskAwareCallOptions extends TaskRequestOptions {
 }
 
 /** The options of `startToolTask`: those of the creating request, and the lifetime asked for. */
-export interface StartToolTaskOptions extends Omit<RequestOptions, "label"> {
+export interface StartToolTaskOptions extends Omit<RequestOptions, "label" | "onLateResult"> {
   /** How long the server should keep the task after its creation, in ms (2025-11-25 only; the server may choose another). */
   ttlMs?: number;
   /** Entries added to the `tools/call` request's `params._meta` (see `CallOptions.meta`). */
@@ -119,6 +119,7 @@ export class ToolTasks {
             signal: deadline.signal,
             timeoutMs: Math.max(1, Math.ceil(deadline.remaining())),
             onDispatch,
+            onLateResult: this.lateTaskCanceller(wire, name, label),
           });
         } catch (error) {
           throw deadline.failure(error);
@@ -167,6 +168,28 @@ export class ToolTasks {
     }
   }
 
+  /**
+   * What becomes of the answer to a task-augmented `tools/call` whose caller gave up before it
+   * came (see `RequestOptions.onLateResult`: no `notifications/cancelled` is sent for it): the
+   * task it created is sent `tasks/cancel`, best-effort and within `TASK_CANCEL_TIMEOUT_MS`, on
+   * nobody's wait; a plain result asks for nothing more. Only 2025-11-25 augments a request: in
+   * the tasks extension the server decides, and the call is cancelled as any request is
+   * (basic/patterns/cancellation) until it has answered with a task.
+   */
+  private lateTaskCanceller(wire: TaskWire, tool: string, label: string): RequestOptions["onLateResult"] {
+    if (wire.era !== "legacy") return undefined;
+    return (raw) => {
+      let created: TaskSnapshot | undefined;
+      try {
+        created = wire.created(raw, label);
+      } catch {
+        return; // Not a task the client could name: nothing to cancel.
+      }
+      if (created === undefined) return;
+      void new ToolTask({ wire: this.wire, host: this.host, tool, snapshot: created }).cancelQuietly();
+    };
+  }
+
   /** The bound of the whole call, in ms: the caller's `timeoutMs`, or the session's. */
   private timeoutOf(options: TaskAwareCallOptions): number {
     return options.timeoutMs === undefined ? this.host.session.limits.timeoutMs : checkLimit("timeoutMs", options.timeoutMs, options.label);
@@ -186,7 +209,9 @@ export class ToolTasks {
     const session = this.host.session;
     let token: number | undefined;
     const params = { name, arguments: args };
-    const raw = await this.host.request(Method.toolsCall, plan === "task" ? wire.augment(params, request?.ttlMs) : params, send, (id) => {
+    const augmented = plan === "task";
+    const sent = { ...send, onLateResult: augmented ? this.lateTaskCanceller(wire, name, send.label) : undefined };
+    const raw = await this.host.request(Method.toolsCall, augmented ? wire.augment(params, request?.ttlMs) : params, sent, (id) => {
       token = id;
       send.onDispatch?.(id);
     });
