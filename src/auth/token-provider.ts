@@ -74,6 +74,11 @@ export interface ServerState {
   /** The client the tokens were obtained with, when it authenticates at the token endpoint. */
   client: StoredClient | undefined;
   flight: Promise<boolean> | undefined;
+  /**
+   * An eager flow found no resource metadata at the well-known URLs: its requests go without a
+   * token until a refusal's challenge drives discovery, rather than probing again for each.
+   */
+  awaitingChallenge: boolean;
   /** Step-ups since the last tokens obtained on a 401. */
   stepUps: number;
   /** The DPoP key of this server's tokens, made at the first token request. */
@@ -95,7 +100,10 @@ export interface TokenProviderSettings {
 export abstract class TokenProvider implements AuthProvider {
   private readonly servers = new Map<string, ServerState>();
   protected readonly store: TokenStore;
-  /** Fetch a token before the first request (a machine has nothing to wait for), rather than on the first refusal. */
+  /**
+   * Fetch a token before the first request (a machine has nothing to wait for), rather than on the
+   * first refusal; only where well-known resource metadata says where (see `first`).
+   */
   protected abstract readonly eager: boolean;
 
   constructor(protected readonly settings: TokenProviderSettings) {
@@ -122,7 +130,7 @@ export abstract class TokenProvider implements AuthProvider {
     const state = this.stateFor(request.http.server);
     const tokens = state.credentials.tokens;
     if (tokens === undefined) {
-      if (!this.eager) return {};
+      if (!this.eager || state.awaitingChallenge) return {};
       return raceAbort(this.flightOf(state, () => this.first(state, request.http)), request.signal).then(() => this.requestHeaders(state, request));
     }
     if (tokens.expires_at !== undefined && tokens.expires_at - Date.now() < REFRESH_MARGIN_MS && state.metadata !== undefined && this.renewable(state)) {
@@ -199,9 +207,22 @@ export abstract class TokenProvider implements AuthProvider {
     return true;
   }
 
-  /** The first request of an eager flow: discovery without a challenge, then tokens. */
+  /**
+   * The first request of an eager flow: discovery without a challenge, then tokens. Only resource
+   * metadata at a well-known URL may send a credential before the server has spoken: a server
+   * that names its metadata only in a 401's `WWW-Authenticate` (basic/authorization) would
+   * otherwise be taken for a 2025-03-26 server and be sent the secret at its own `/token`. Without
+   * it the request goes without a token, and the refusal's challenge leads discovery.
+   */
   private async first(state: ServerState, access: HttpAccess): Promise<boolean> {
-    if (state.metadata === undefined) await this.discover(state, access, undefined);
+    if (state.metadata === undefined) {
+      const resourceMetadata = await discoverResourceMetadata(access, state.server, undefined);
+      if (resourceMetadata === undefined) {
+        state.awaitingChallenge = true;
+        return false;
+      }
+      await this.useAuthorizationServer(state, access, resourceMetadata);
+    }
     if (state.credentials.tokens !== undefined) return true;
     await this.obtain(state, access, this.scopesFor(state, undefined), "first");
     return true;
@@ -219,6 +240,11 @@ export abstract class TokenProvider implements AuthProvider {
 
   private async discover(state: ServerState, access: HttpAccess, challenge: AuthChallenge | undefined): Promise<void> {
     const resourceMetadata = await discoverResourceMetadata(access, state.server, challenge?.params.resource_metadata);
+    await this.useAuthorizationServer(state, access, resourceMetadata);
+  }
+
+  /** The authorization server the resource metadata names, or without it the 2025-03-26 fallback. */
+  private async useAuthorizationServer(state: ServerState, access: HttpAccess, resourceMetadata: ResourceMetadata | undefined): Promise<void> {
     let issuer: string;
     let metadata: AuthorizationServerMetadata | undefined;
     let defaultEndpoints = false;
@@ -261,6 +287,7 @@ export abstract class TokenProvider implements AuthProvider {
       }
     }
     state.metadata = metadata;
+    state.awaitingChallenge = false;
   }
 
   /** What the flow needs of the authorization server; the code flow needs PKCE with S256. */
@@ -373,6 +400,7 @@ export abstract class TokenProvider implements AuthProvider {
         credentials: {},
         client: undefined,
         flight: undefined,
+        awaitingChallenge: false,
         stepUps: 0,
         dpop: undefined,
         authorizationServerNonce: undefined,

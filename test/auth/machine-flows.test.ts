@@ -165,6 +165,24 @@ describe("clientCredentials()", () => {
     },
   );
 
+  // basic/authorization (2025-06-18 on): the resource metadata URL of the 401's WWW-Authenticate
+  // is one of the two discovery mechanisms a client MUST support; the server's origin as the
+  // authorization server is only for 2025-03-26 servers without resource metadata.
+  it("resource metadata named only in the 401's challenge: the first request goes without a token, and the secret goes to the authorization server the challenge names, never to the MCP server", async () => {
+    const { as, endpoint, connectWith } = await setUp({ authMethods: ["client_secret_basic"] }, { metadataOnlyInChallenge: true });
+    const client = await connectWith(clientCredentials({ clientId: "machine-challenge", clientSecret: "cc-secret-challenge-only" }));
+    await client.callTool("echo", { text: "hi" });
+    expect(as.tokenRequests).toHaveLength(1);
+    expect(as.tokenRequests[0]!.headers.authorization).toBe(basic("machine-challenge", "cc-secret-challenge-only"));
+    expect(endpoint.requests.filter((request) => request.method === "POST" && request.path !== "/mcp")).toEqual([]);
+    expect(endpoint.refusals).toEqual(["no token"]);
+    // The well-known URLs were asked once, before the first request, not again while it was refused.
+    expect(endpoint.requests.filter((request) => request.path === "/.well-known/oauth-protected-resource/mcp")).toHaveLength(1);
+    const received = endpoint.requests.map((request) => `${JSON.stringify(request.headers)}\n${request.text}`);
+    expect(leaksIn(["cc-secret-challenge-only", basic("machine-challenge", "cc-secret-challenge-only")], received)).toEqual([]);
+    expect(mcpRequests(endpoint).at(-1)!.headers.authorization).toBe(`Bearer ${as.issued[0]!.access}`);
+  });
+
   it("a refusal after a 401 mid-session is reported once, without a retry", async () => {
     const { as, endpoint, connectWith } = await setUp();
     const client = await connectWith(clientCredentials({ clientId: "machine-4", clientSecret: "cc-secret-later-4" }));
@@ -227,6 +245,16 @@ describe("workloadIdentity()", () => {
     expect(endpoint.refusals).toEqual(["no token"]);
     expect(mcpRequests(endpoint).at(-1)!.headers.authorization).toBe(`Bearer ${as.issued[1]!.access}`);
     expect(readFileSync(file, "utf8")).toBe("workload-jwt-two-secret\n");
+  });
+
+  it("resource metadata named only in the 401's challenge: the workload JWT never reaches the MCP server", async () => {
+    const { as, endpoint, connectWith } = await setUp({}, { metadataOnlyInChallenge: true });
+    const client = await connectWith(workloadIdentity({ assertion: "workload-jwt-challenge-only" }));
+    await client.callTool("echo", { text: "hi" });
+    expect(as.tokenRequests.map((request) => request.form.assertion)).toEqual(["workload-jwt-challenge-only"]);
+    expect(endpoint.requests.filter((request) => request.method === "POST" && request.path !== "/mcp")).toEqual([]);
+    const received = endpoint.requests.map((request) => `${JSON.stringify(request.headers)}\n${request.text}`);
+    expect(leaksIn(["workload-jwt-challenge-only"], received)).toEqual([]);
   });
 
   it("calls a function source once per token request", async () => {
