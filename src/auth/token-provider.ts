@@ -18,7 +18,8 @@
  *    drops the tokens; a DPoP-bound refresh token only with its own key;
  * 5. the flow's own way of obtaining tokens, for the challenge's scope or, on a 403, the union of
  *    what was asked before and what is challenged: a step-up, made only when the union adds a
- *    scope, at most `maxStepUps` times between two obtained on a 401.
+ *    scope, at most `maxStepUps` times in a row: a request that goes through after its step-up,
+ *    or tokens obtained on a 401, start the count again.
  *
  * Refusals that arrive while a flow runs wait for it (one flow per server); a request whose
  * refused token is no longer the current one is simply sent again.
@@ -79,7 +80,7 @@ export interface ServerState {
    * token until a refusal's challenge drives discovery, rather than probing again for each.
    */
   awaitingChallenge: boolean;
-  /** Step-ups since the last tokens obtained on a 401. */
+  /** Step-ups in a row: since the last one that let its request through, or tokens obtained on a 401. */
   stepUps: number;
   /** The DPoP key of this server's tokens, made at the first token request. */
   dpop: DpopKey | undefined;
@@ -157,6 +158,10 @@ export abstract class TokenProvider implements AuthProvider {
     const current = this.currentAuthorization(state);
     if (current !== undefined && current !== refusal.sent.authorization) return true;
     return raceAbort(this.flightOf(state, () => this.settle(state, refusal)), refusal.signal);
+  }
+
+  accepted(request: AuthRequest): void {
+    if (request.tried.has("step-up")) this.stateFor(request.http.server).stepUps = 0;
   }
 
   // --- Settling a refusal

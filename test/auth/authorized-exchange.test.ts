@@ -97,6 +97,8 @@ function guarded(good: string, status = 401, challenge = 'Bearer resource_metada
 class ScriptedProvider implements AuthProvider {
   readonly headerCalls: AuthRequest[] = [];
   readonly refusals: AuthRefusal[] = [];
+  /** Requests reported as answered after a refusal. */
+  readonly acceptedAfterRefusal: AuthRequest[] = [];
   private index = 0;
 
   constructor(
@@ -114,6 +116,10 @@ class ScriptedProvider implements AuthProvider {
     if (!this.settle(refusal)) return false;
     this.index++;
     return true;
+  }
+
+  accepted(request: AuthRequest): void {
+    this.acceptedAfterRefusal.push(request);
   }
 }
 
@@ -217,6 +223,37 @@ describe("authorizedExchange", () => {
     result.response.discard();
     expect(provider.refusals.map((refusal) => refusal.status)).toEqual([403]);
     expect(server.seen).toHaveLength(2);
+  });
+
+  it("a request answered after a refusal is reported to the provider once (accepted), with its tried set; one never refused is not", async () => {
+    const server = await startServer(guarded("wider", 403, 'Bearer error="insufficient_scope", scope="files:write"'));
+    const provider = new ScriptedProvider(["narrow", "wider"]);
+    const access = accessFor(server.url, newClient());
+    const stepped = await authorizedExchange(provider, access, post(server.url), OPTIONS);
+    stepped.response.discard();
+    expect(provider.acceptedAfterRefusal).toHaveLength(1);
+    expect(provider.acceptedAfterRefusal[0]!.tried).toBe(provider.refusals[0]!.tried);
+    const plain = await authorizedExchange(provider, access, post(server.url), OPTIONS);
+    expect(plain.response.status).toBe(200);
+    plain.response.discard();
+    expect(provider.acceptedAfterRefusal).toHaveLength(1);
+  });
+
+  it("a refusal that stands, or a retry answered with an error status, is not reported as accepted", async () => {
+    const refusing = await startServer(guarded("never", 403, 'Bearer error="insufficient_scope", scope="admin"'));
+    const standing = new ScriptedProvider(["token"], () => false);
+    await failure(authorizedExchange(standing, accessFor(refusing.url, newClient()), post(refusing.url), OPTIONS));
+    expect(standing.acceptedAfterRefusal).toEqual([]);
+    let answered = 0;
+    const failing = await startServer((_req, res) => {
+      if (answered++ === 0) res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+      else res.writeHead(500).end();
+    });
+    const provider = new ScriptedProvider(["stale", "fresh"]);
+    const result = await authorizedExchange(provider, accessFor(failing.url, newClient()), post(failing.url), OPTIONS);
+    expect(result.response.status).toBe(500);
+    result.response.discard();
+    expect(provider.acceptedAfterRefusal).toEqual([]);
   });
 
   it("a 403 without insufficient_scope is not handed to the provider", async () => {

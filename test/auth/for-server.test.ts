@@ -17,6 +17,7 @@ describe("forServer", () => {
         seen.push(`challenged ${refusal.http.server.href} ${refusal.status}`);
         return true;
       },
+      accepted: (request) => seen.push(`accepted ${request.http.server.href}`),
     };
     const wrapped = forServer(inner, new URL("https://example.com/mcp"));
     const request = {
@@ -28,7 +29,12 @@ describe("forServer", () => {
     } as unknown as AuthRequest;
     await wrapped.headers(request);
     expect(await wrapped.challenged({ ...request, status: 401, wwwAuthenticate: undefined, sent: {}, header: () => undefined } as AuthRefusal)).toBe(true);
-    expect(seen).toEqual(["headers https://example.com/mcp https://example.com/mcp/sse", "challenged https://example.com/mcp 401"]);
+    wrapped.accepted!(request);
+    expect(seen).toEqual([
+      "headers https://example.com/mcp https://example.com/mcp/sse",
+      "challenged https://example.com/mcp 401",
+      "accepted https://example.com/mcp",
+    ]);
     // The caller's request is left as it was.
     expect(request.http.server.href).toBe("https://example.com/mcp/sse");
   });

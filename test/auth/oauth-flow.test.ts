@@ -154,6 +154,33 @@ describe("oauth() against a scripted authorization server", () => {
     expect(agent.urls).toHaveLength(1);
   });
 
+  // maxStepUps counts step-ups "in a row": one that let its request through starts the count again.
+  it("three operations in turn, each needing one more scope, each step up once and go through", async () => {
+    const { agent, connectClient } = await setUp({ toolNeeds: { a: ["a"], b: ["b"], c: ["c"] } });
+    const client = await connectClient();
+    for (const tool of ["a", "b", "c"]) await client.callTool(tool, { text: tool });
+    expect(agent.urls.map((url) => url.searchParams.get("scope"))).toEqual(["read", "read a", "read a b", "read a b c"]);
+  });
+
+  it("after maxStepUps step-ups in a row that still fall short, a 403 insufficient_scope fails PROTOCOL 403 without another login", async () => {
+    const { agent, connectClient } = await setUp({ toolNeeds: { x: ["x"], y: ["y"], z: ["z"] } }, {
+      // A user who grants only "read", whatever is asked.
+      authorize: (url, context) => {
+        const granted = new URL(url);
+        granted.searchParams.set("scope", "read");
+        return agent.authorize(granted, context);
+      },
+    });
+    const client = await connectClient();
+    for (const tool of ["x", "y", "z"]) {
+      const error = await rejection(client.callTool(tool, { text: tool }));
+      expect((error as McpTransportError).reason).toBe("PROTOCOL");
+      expect((error as McpTransportError).httpStatus).toBe(403);
+    }
+    // The login, then one step-up each for x and y (DEFAULT_MAX_STEP_UPS is 2), none for z.
+    expect(agent.urls).toHaveLength(3);
+  });
+
   it("a 5xx from the authorization server's metadata is UNAVAILABLE at the discovery step", async () => {
     const { as, agent, connectClient } = await setUp();
     as.failMetadataWith(503);

@@ -73,6 +73,12 @@ export interface AuthProvider {
    * refusals should share one flow.
    */
   challenged(refusal: AuthRefusal): Promise<boolean>;
+  /**
+   * Optional: the request was answered (2xx) after the provider settled a refusal of it, in the
+   * same `tried` set it added to; never called for a request that was not refused. A provider
+   * that counts its attempts in a row (OAuth's step-ups) starts counting again here.
+   */
+  accepted?(request: AuthRequest): void;
 }
 
 /** Whether a value can serve as an `AuthProvider`. */
@@ -95,5 +101,6 @@ export function forServer(auth: AuthProvider, server: URL): AuthProvider {
   return {
     headers: (request) => auth.headers(moved(request)),
     challenged: (refusal) => auth.challenged(moved(refusal)),
+    accepted: (request) => auth.accepted?.(moved(request)),
   };
 }

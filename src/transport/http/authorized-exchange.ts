@@ -4,7 +4,8 @@
  * `insufficient_scope`) is handed to the provider, and the same request goes again with the
  * headers it gives then, at most `MAX_AUTH_ROUNDS` times. The provider decides whether a round
  * is worth it (OAuth tries one refresh, one authorization and one step-up per request); when it
- * has nothing new to try, the refusal is reported as the endpoint policy reports any status.
+ * has nothing new to try, the refusal is reported as the endpoint policy reports any status; a
+ * request answered after a refusal is reported to the provider (`accepted`).
  * Without a provider this is the plain exchange, with nothing added to the path of a call.
  */
 import { parseWwwAuthenticate } from "./www-authenticate.js";
@@ -31,13 +32,26 @@ async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request:
   for (let round = 1; ; round++) {
     const sent = await headersOf(auth, asked);
     const result = await exchange(access.client, withHeaders(request, sent), options);
-    if (round > MAX_AUTH_ROUNDS || !asksForCredentials(result.response)) return result;
+    if (round > MAX_AUTH_ROUNDS || !asksForCredentials(result.response)) {
+      if (round > 1) acceptedAfterRefusal(auth, asked, result.response.status);
+      return result;
+    }
     const refused = result.response;
     const status = refused.status;
     const wwwAuthenticate = refused.header("www-authenticate");
     refused.discard();
     const header = (name: string) => refused.header(name);
     if (!(await auth.challenged({ ...asked, status, wwwAuthenticate, sent, header }))) throw stillRefused(status, wwwAuthenticate, options.what);
+  }
+}
+
+/** Tells the provider that a refused request went through at last; its own failure is not the request's. */
+function acceptedAfterRefusal(auth: AuthProvider, request: AuthRequest, status: number): void {
+  if (auth.accepted === undefined || status < 200 || status >= 300) return;
+  try {
+    auth.accepted(request);
+  } catch {
+    // The answer is the request's; a provider's bookkeeping cannot undo it.
   }
 }
 
