@@ -5,7 +5,7 @@
  * 1. Protected resource metadata (RFC 9728): the challenge's `resource_metadata` first, else
  *    `/.well-known/oauth-protected-resource` with the server's path inserted, then at the root.
  *    Its `resource` must be the server's URL or a prefix of it in whole path segments, on the same
- *    origin; otherwise nothing more is asked of anyone (a server cannot send a client's login to
+ *    origin (a `resource` with a query: identical to the server's URL, RFC 9728 §3.3); otherwise nothing more is asked of anyone (a server cannot send a client's login to
  *    another resource's authorization server).
  * 2. Authorization server metadata (RFC 8414, OpenID Connect Discovery), at the URLs the
  *    specification lists for the issuer, in its order; the document's `issuer` must be the issuer
@@ -60,12 +60,14 @@ export interface Discovered {
 
 /**
  * The canonical URI of an MCP server (RFC 8707 §2, basic/authorization "Canonical Server URI"):
- * lower-case scheme and host (the URL parser does that), no fragment, no query, and no path when
- * it is only "/". A path's own trailing slash is kept: it may name another resource.
+ * lower-case scheme and host (the URL parser does that), no fragment, and no path when it is only
+ * "/". A path's own trailing slash is kept: it may name another resource. So is a query: it may
+ * name the server (a tenant, which RFC 8707 §2 allows for), and as the token store's key it keeps
+ * two servers that differ only in it from sharing tokens.
  */
 export function canonicalResource(server: URL): string {
   const path = server.pathname === "/" ? "" : server.pathname;
-  return `${server.protocol}//${server.host}${path}`;
+  return `${server.protocol}//${server.host}${path}${server.search}`;
 }
 
 /** The resource metadata URLs to try, in order: the challenge's, then path-aware, then root. */
@@ -102,6 +104,9 @@ export function authorizationServerMetadataUrls(issuer: string): URL[] {
 /**
  * Whether resource metadata may speak for this server: the same origin, and a path equal to the
  * server's or a prefix of it that ends at a segment boundary (`/api` covers `/api/mcp`, not `/apix`).
+ * A resource with a query speaks only for the very URL it names: RFC 9728 §3.3 wants it identical
+ * to the URL the well-known URL was built from, query and all (§3.1), and no prefix rule exists
+ * for queries.
  */
 export function resourceCovers(resource: string, server: URL): boolean {
   let named: URL;
@@ -110,7 +115,8 @@ export function resourceCovers(resource: string, server: URL): boolean {
   } catch {
     return false;
   }
-  if (named.origin !== server.origin || named.search !== "" || named.hash !== "") return false;
+  if (named.origin !== server.origin || named.hash !== "") return false;
+  if (named.search !== "") return named.pathname === server.pathname && named.search === server.search;
   const prefix = named.pathname.replace(/\/$/, "");
   const path = server.pathname.replace(/\/$/, "");
   return prefix === "" || path === prefix || path.startsWith(`${prefix}/`);
@@ -132,7 +138,7 @@ export async function discoverResourceMetadata(
     }
     if (!resourceCovers(metadata.resource, server)) {
       throw discoveryFailure(
-        `the protected resource metadata at ${shownUrl(url)} is for another resource, not ${canonicalResource(server)}: ` +
+        `the protected resource metadata at ${shownUrl(url)} is for another resource, not ${shownUrl(server)}: ` +
           "no authorization server was contacted",
       );
     }

@@ -37,7 +37,7 @@ import {
   type ResourceMetadata,
 } from "./discovery.js";
 import type { DpopKey } from "./dpop.js";
-import { shownOAuthError } from "./auth-http.js";
+import { shownOAuthError, shownUrl } from "./auth-http.js";
 import { initialScope, scopesOf, stepUpScope } from "./scope.js";
 import { requestToken, tokenRefused } from "./token-endpoint.js";
 import { memoryTokenStore, type StoredClient, type StoredCredentials, type TokenStore, type TokenStoreKey } from "./token-store.js";
@@ -256,7 +256,7 @@ export abstract class TokenProvider implements AuthProvider {
     if (resourceMetadata !== undefined) {
       const servers = resourceMetadata.authorization_servers ?? [];
       if (servers.length === 0) {
-        throw new McpTransportError("PROTOCOL", `the protected resource metadata of ${state.key} names no authorization server`, { authStep: "discovery" });
+        throw new McpTransportError("PROTOCOL", `the protected resource metadata of ${shownUrl(state.server)} names no authorization server`, { authStep: "discovery" });
       }
       issuer = servers[0]!;
       metadata = issuer === state.issuer ? state.metadata : undefined;

@@ -173,7 +173,13 @@ describe("resourceCovers", () => {
     ["another scheme", "http://example.com/api", "https://example.com/api/mcp", false],
     ["another port", "https://example.com:8443/api", "https://example.com/api/mcp", false],
     ["another port on loopback", "http://127.0.0.1:1234/mcp", "http://127.0.0.1:4321/mcp", false],
-    ["a query", "https://example.com/api/mcp?tenant=a", "https://example.com/api/mcp", false],
+    // RFC 9728 §3.3: the resource must be identical to the URL the well-known URL was built from.
+    ["a query identical to the server's", "https://example.com/api/mcp?tenant=a", "https://example.com/api/mcp?tenant=a", true],
+    ["a query where the server has none", "https://example.com/api/mcp?tenant=a", "https://example.com/api/mcp", false],
+    ["another query", "https://example.com/api/mcp?tenant=a", "https://example.com/api/mcp?tenant=b", false],
+    ["a query on a prefix of the server's path", "https://example.com/api?tenant=a", "https://example.com/api/mcp?tenant=a", false],
+    ["a query, the server's path with a trailing slash", "https://example.com/api/mcp?tenant=a", "https://example.com/api/mcp/?tenant=a", false],
+    ["no query covers the server's with one (a prefix is path-only)", "https://example.com/api", "https://example.com/api/mcp?tenant=a", true],
     ["a fragment", "https://example.com/api/mcp#x", "https://example.com/api/mcp", false],
     ["not a URL", "example.com/api/mcp", "https://example.com/api/mcp", false],
     ["an empty string", "", "https://example.com/api/mcp", false],
@@ -194,8 +200,10 @@ describe("canonicalResource", () => {
     ["https://mcp.example.com:443/mcp", "https://mcp.example.com/mcp"],
     ["https://mcp.example.com/server/mcp", "https://mcp.example.com/server/mcp"],
     ["https://mcp.example.com/mcp#fragment", "https://mcp.example.com/mcp"],
-    ["https://mcp.example.com/mcp?tenant=a", "https://mcp.example.com/mcp"],
-    ["https://mcp.example.com/?tenant=a#f", "https://mcp.example.com"],
+    // The query may name the server (a tenant, RFC 8707 §2): two such servers never share tokens.
+    ["https://mcp.example.com/mcp?tenant=a", "https://mcp.example.com/mcp?tenant=a"],
+    ["https://mcp.example.com/?tenant=a#f", "https://mcp.example.com?tenant=a"],
+    ["https://mcp.example.com/mcp?", "https://mcp.example.com/mcp"],
     ["http://127.0.0.1:3000/mcp", "http://127.0.0.1:3000/mcp"],
   ];
 

@@ -181,6 +181,42 @@ describe("oauth() against a scripted authorization server", () => {
     expect(agent.urls).toHaveLength(3);
   });
 
+  // RFC 9728 §3.1 puts the query in the well-known URL, and §3.3 wants the metadata's resource
+  // identical to the URL it was built from.
+  it("servers that differ only in their query: each one's identical metadata is taken, and each has its own login and tokens", async () => {
+    const as = own(await startScriptedAuthorizationServer());
+    const endpoint = own(
+      await startEndpoint((request, res, self) => {
+        const url = new URL(request.path, self.origin);
+        const resource = `${self.origin}/mcp${url.search}`;
+        if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ resource, authorization_servers: [as.issuer] }));
+          return true;
+        }
+        if (url.pathname.startsWith("/.well-known/")) return (res.writeHead(404).end(), true);
+        const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+        // A token is for the tenant it was asked for (RFC 8707 §2: the audience).
+        if (token === undefined || as.valid.get(token)?.resource !== resource) return (res.writeHead(401, { "www-authenticate": 'Bearer scope="read"' }).end(), true);
+        return false;
+      }),
+    );
+    const keys: string[] = [];
+    const inner = memoryTokenStore();
+    const store: TokenStore = { get: (key) => inner.get(key), set: (key, value) => (keys.push(key.resource), inner.set(key, value)), delete: (key) => inner.delete(key) };
+    const agent = headlessAuthorize();
+    const auth = oauth({ authorize: agent.authorize, store });
+    for (const tenant of ["1", "2"]) {
+      const client = own(await connect(`${endpoint.url}?tenant=${tenant}`, { auth, timeoutMs: 20_000, fallback: false }));
+      await client.callTool("echo", { text: tenant });
+    }
+    expect(agent.urls.map((url) => url.searchParams.get("resource"))).toEqual([`${endpoint.url}?tenant=1`, `${endpoint.url}?tenant=2`]);
+    expect(new Set(keys)).toEqual(new Set([`${endpoint.url}?tenant=1`, `${endpoint.url}?tenant=2`]));
+    const first = as.issued[0]!.access;
+    const toTenant2 = endpoint.requests.filter((request) => request.path === "/mcp?tenant=2");
+    expect(toTenant2.length).toBeGreaterThan(0);
+    for (const request of toTenant2) expect(request.headers.authorization).not.toBe(`Bearer ${first}`);
+  });
+
   it("a 5xx from the authorization server's metadata is UNAVAILABLE at the discovery step", async () => {
     const { as, agent, connectClient } = await setUp();
     as.failMetadataWith(503);
