@@ -41,7 +41,7 @@ class OAuthProvider extends TokenProvider {
     return state.dpop;
   }
 
-  protected override async obtain(state: ServerState, access: HttpAccess, requested: readonly string[]): Promise<void> {
+  protected override async obtain(state: ServerState, access: HttpAccess, requested: readonly string[], _why: string, signal: AbortSignal): Promise<void> {
     const metadata = state.metadata!;
     const scopes = withOfflineAccess(requested, metadata.scopes_supported);
     const redirectUri = await this.redirectUri(state.credentials.client?.redirect_uris);
@@ -50,7 +50,6 @@ class OAuthProvider extends TokenProvider {
       // Stored before it is used, so that a crash mid-login does not register again.
       await this.keep(state, { ...state.credentials, client: choice.client });
     }
-    const controller = new AbortController();
     const tokens = await runCodeFlow(access, {
       tokenRequest: (request) => this.tokenRequest(state, access, request),
       metadata,
@@ -59,7 +58,8 @@ class OAuthProvider extends TokenProvider {
       resource: state.resource,
       scopes,
       authorize: this.options.authorize,
-      signal: controller.signal,
+      // Aborted when no request waits for this login any more: the authorize hook may stop waiting.
+      signal,
     });
     state.client = choice.client;
     await this.keep(state, { ...state.credentials, tokens: this.bound(state, tokens), scopes: scopes.filter((scope) => scope !== "offline_access") });

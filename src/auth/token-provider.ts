@@ -22,12 +22,15 @@
  *    or tokens obtained on a 401, start the count again.
  *
  * Refusals that arrive while a flow runs wait for it (one flow per server); a request whose
- * refused token is no longer the current one is simply sent again.
+ * refused token is no longer the current one is simply sent again. When every request that waited
+ * on a flow has given up (its signal aborted: the caller's abort, or the transport closed), the
+ * flow is told to give up too (a login's `authorize` hook sees its signal abort), and the next
+ * request starts a new one.
  */
 import { McpTransportError } from "../errors.js";
 import type { AuthProvider, AuthRefusal, AuthRequest, HttpAccess } from "../transport/http/auth-provider.js";
 import { challengeOf, parseWwwAuthenticate, type AuthChallenge } from "../transport/http/www-authenticate.js";
-import { raceAbort } from "../util/abort.js";
+import { abortReason, raceAbort, type AbortSignalLike } from "../util/abort.js";
 import {
   canonicalResource,
   discoverAuthorizationServer,
@@ -60,6 +63,15 @@ function refusedAgain(refusal: AuthRefusal, challenge: AuthChallenge | undefined
 /** A token this close to its expiry is renewed before it is sent, in ms. */
 export const REFRESH_MARGIN_MS = 30_000;
 
+/** A flow in flight for one server (discovery, a refresh, a login...), shared by the requests waiting on it. */
+export interface Flight {
+  readonly done: Promise<boolean>;
+  /** Aborted when no request waits on the flow any more. */
+  readonly abandoned: AbortController;
+  /** Requests waiting on it that have not given up. */
+  waiting: number;
+}
+
 /** What one provider knows of one server. */
 export interface ServerState {
   /** The server's canonical URI: the token store's key. */
@@ -74,7 +86,7 @@ export interface ServerState {
   credentials: StoredCredentials;
   /** The client the tokens were obtained with, when it authenticates at the token endpoint. */
   client: StoredClient | undefined;
-  flight: Promise<boolean> | undefined;
+  flight: Flight | undefined;
   /**
    * An eager flow found no resource metadata at the well-known URLs: its requests go without a
    * token until a refusal's challenge drives discovery, rather than probing again for each.
@@ -113,9 +125,16 @@ export abstract class TokenProvider implements AuthProvider {
 
   /**
    * Obtains tokens for `scopes` into `state.credentials` (and the store), discovery done.
-   * `why` says whether this is a first request's, a refusal's or a step-up's.
+   * `why` says whether this is a first request's, a refusal's or a step-up's; `signal` aborts
+   * when no request waits for them any more.
    */
-  protected abstract obtain(state: ServerState, access: HttpAccess, scopes: readonly string[], why: "first" | "refused" | "step-up"): Promise<void>;
+  protected abstract obtain(
+    state: ServerState,
+    access: HttpAccess,
+    scopes: readonly string[],
+    why: "first" | "refused" | "step-up",
+    signal: AbortSignal,
+  ): Promise<void>;
 
   /** The client a refresh authenticates as, when the tokens came from an earlier run. */
   protected clientForRefresh(state: ServerState): StoredClient | undefined {
@@ -132,32 +151,23 @@ export abstract class TokenProvider implements AuthProvider {
     const tokens = state.credentials.tokens;
     if (tokens === undefined) {
       if (!this.eager || state.awaitingChallenge) return {};
-      return raceAbort(this.flightOf(state, () => this.first(state, request.http)), request.signal).then(() => this.requestHeaders(state, request));
+      return this.waitFor(state, this.flightOf(state, (signal) => this.first(state, request.http, signal)), request.signal).then(() => this.requestHeaders(state, request));
     }
     if (tokens.expires_at !== undefined && tokens.expires_at - Date.now() < REFRESH_MARGIN_MS && state.metadata !== undefined && this.renewable(state)) {
-      return raceAbort(this.flightOf(state, () => this.renew(state, request.http)), request.signal).then(() => this.requestHeaders(state, request));
+      return this.waitFor(state, this.flightOf(state, (signal) => this.renew(state, request.http, signal)), request.signal).then(() => this.requestHeaders(state, request));
     }
     return this.requestHeaders(state, request);
   }
 
   async challenged(refusal: AuthRefusal): Promise<boolean> {
     const state = this.stateFor(refusal.http.server);
-    if (state.flight !== undefined) {
-      // One flow for all: when it failed, so does every request that waited on it (a refused
-      // grant is not asked again by each of them).
-      const failure = await raceAbort(
-        state.flight.then(
-          () => undefined,
-          (error: unknown) => ({ error }),
-        ),
-        refusal.signal,
-      );
-      if (failure !== undefined) throw failure.error;
-    }
+    // One flow for all: when it failed, so does every request that waited on it (a refused
+    // grant is not asked again by each of them).
+    if (state.flight !== undefined) await this.waitFor(state, state.flight, refusal.signal);
     // A flow that ended since this request went out gave a token it has not tried.
     const current = this.currentAuthorization(state);
     if (current !== undefined && current !== refusal.sent.authorization) return true;
-    return raceAbort(this.flightOf(state, () => this.settle(state, refusal)), refusal.signal);
+    return this.waitFor(state, this.flightOf(state, (signal) => this.settle(state, refusal, signal)), refusal.signal);
   }
 
   accepted(request: AuthRequest): void {
@@ -166,7 +176,7 @@ export abstract class TokenProvider implements AuthProvider {
 
   // --- Settling a refusal
 
-  private async settle(state: ServerState, refusal: AuthRefusal): Promise<boolean> {
+  private async settle(state: ServerState, refusal: AuthRefusal, signal: AbortSignal): Promise<boolean> {
     const challenges = parseWwwAuthenticate(refusal.wwwAuthenticate);
     const dpopChallenge = challengeOf(challenges, "dpop");
     const challenge = challengeOf(challenges, "bearer") ?? dpopChallenge ?? challenges[0];
@@ -180,7 +190,7 @@ export abstract class TokenProvider implements AuthProvider {
       return true;
     }
     await this.discover(state, access, challenge);
-    if (refusal.status === 403) return this.stepUp(state, access, challenge, refusal.tried);
+    if (refusal.status === 403) return this.stepUp(state, access, challenge, refusal.tried, signal);
 
     const refused = refusal.sent.authorization;
     const current = this.currentAuthorization(state);
@@ -196,11 +206,11 @@ export abstract class TokenProvider implements AuthProvider {
     if (refusal.tried.has("obtain")) throw refusedAgain(refusal, challenge, this.eager);
     refusal.tried.add("obtain");
     state.stepUps = 0;
-    await this.obtain(state, access, this.scopesFor(state, challenge), "refused");
+    await this.obtain(state, access, this.scopesFor(state, challenge), "refused", signal);
     return true;
   }
 
-  private async stepUp(state: ServerState, access: HttpAccess, challenge: AuthChallenge | undefined, tried: Set<string>): Promise<boolean> {
+  private async stepUp(state: ServerState, access: HttpAccess, challenge: AuthChallenge | undefined, tried: Set<string>, signal: AbortSignal): Promise<boolean> {
     if (tried.has("step-up") || state.stepUps >= this.settings.maxStepUps) return false;
     const previous = (state.credentials.scopes ?? scopesOf(state.credentials.tokens?.scope)).filter((scope) => scope !== "offline_access");
     const scopes = stepUpScope(previous, challenge?.params.scope);
@@ -208,7 +218,7 @@ export abstract class TokenProvider implements AuthProvider {
     if (state.credentials.tokens !== undefined && scopes.length === previous.length) return false;
     tried.add("step-up");
     state.stepUps++;
-    await this.obtain(state, access, scopes, "step-up");
+    await this.obtain(state, access, scopes, "step-up", signal);
     return true;
   }
 
@@ -219,7 +229,7 @@ export abstract class TokenProvider implements AuthProvider {
    * otherwise be taken for a 2025-03-26 server and be sent the secret at its own `/token`. Without
    * it the request goes without a token, and the refusal's challenge leads discovery.
    */
-  private async first(state: ServerState, access: HttpAccess): Promise<boolean> {
+  private async first(state: ServerState, access: HttpAccess, signal: AbortSignal): Promise<boolean> {
     if (state.metadata === undefined) {
       const resourceMetadata = await discoverResourceMetadata(access, state.server, undefined);
       if (resourceMetadata === undefined) {
@@ -229,7 +239,7 @@ export abstract class TokenProvider implements AuthProvider {
       await this.useAuthorizationServer(state, access, resourceMetadata);
     }
     if (state.credentials.tokens !== undefined) return true;
-    await this.obtain(state, access, this.scopesFor(state, undefined), "first");
+    await this.obtain(state, access, this.scopesFor(state, undefined), "first", signal);
     return true;
   }
 
@@ -337,10 +347,10 @@ export abstract class TokenProvider implements AuthProvider {
     return this.refreshable(state) || this.eager;
   }
 
-  private async renew(state: ServerState, access: HttpAccess): Promise<boolean> {
+  private async renew(state: ServerState, access: HttpAccess, signal: AbortSignal): Promise<boolean> {
     if (this.refreshable(state) && (await this.refresh(state, access))) return true;
     if (!this.eager) return false;
-    await this.obtain(state, access, state.credentials.scopes ?? this.scopesFor(state, undefined), "first");
+    await this.obtain(state, access, state.credentials.scopes ?? this.scopesFor(state, undefined), "first", signal);
     return true;
   }
 
@@ -377,17 +387,39 @@ export abstract class TokenProvider implements AuthProvider {
   // --- Small parts
 
   /** The flow in flight for this server, or a new one started by `start`: one at a time per server. */
-  private flightOf(state: ServerState, start: () => Promise<boolean>): Promise<boolean> {
+  private flightOf(state: ServerState, start: (signal: AbortSignal) => Promise<boolean>): Flight {
     if (state.flight === undefined) {
-      const flight = start();
+      const abandoned = new AbortController();
+      const flight: Flight = { done: start(abandoned.signal), abandoned, waiting: 0 };
       state.flight = flight;
-      void flight
+      void flight.done
         .finally(() => {
           if (state.flight === flight) state.flight = undefined;
         })
         .catch(() => {});
     }
     return state.flight;
+  }
+
+  /**
+   * Waits for a flow on behalf of one request, until its `signal` gives up. The last request to
+   * give up aborts the flow, so that a login nobody waits for does not wait on the user forever;
+   * while another request waits, the flow goes on for it.
+   */
+  private waitFor(state: ServerState, flight: Flight, signal: AbortSignalLike): Promise<boolean> {
+    const leave = () => {
+      if (--flight.waiting > 0) return;
+      // The next request starts a flow of its own rather than joining one being abandoned.
+      if (state.flight === flight) state.flight = undefined;
+      flight.abandoned.abort(abortReason(signal));
+    };
+    flight.waiting++;
+    if (signal.aborted) {
+      leave();
+      return Promise.reject(abortReason(signal));
+    }
+    signal.addEventListener("abort", leave, { once: true });
+    return raceAbort(flight.done, signal).finally(() => signal.removeEventListener("abort", leave));
   }
 
   private stateFor(server: URL): ServerState {

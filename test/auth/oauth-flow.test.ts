@@ -268,6 +268,76 @@ describe("oauth() against a scripted authorization server", () => {
     await client.callTool("echo", { text: "after the login" });
   });
 
+  describe("a login that nobody waits for any more is told so through the authorize hook's signal", () => {
+    /** An authorize hook that waits until it is released or its signal aborts, and says when it is asked. */
+    function waitingAuthorize() {
+      const agent = headlessAuthorize();
+      let asked!: (signal: AbortSignal) => void;
+      const loginAsked = new Promise<AbortSignal>((resolve) => (asked = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const authorize: OAuthOptions["authorize"] = (url, context) => {
+        asked(context.signal);
+        return new Promise<string | URL>((resolve, reject) => {
+          context.signal.addEventListener("abort", () => reject(context.signal.reason as Error), { once: true });
+          void released.then(() => resolve(agent.authorize(url, context)));
+        });
+      };
+      return { authorize, loginAsked, release };
+    }
+    const abortedEvent = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+
+    it("connect()'s signal aborted during the login: the hook's signal aborts, and connect rejects with the abort reason", async () => {
+      const as = own(await startScriptedAuthorizationServer());
+      const endpoint = own(await startProtectedEndpoint(as));
+      const hook = waitingAuthorize();
+      const controller = new AbortController();
+      const connecting = connect(endpoint.url, { auth: oauth({ authorize: hook.authorize }), signal: controller.signal, timeoutMs: 20_000, fallback: false });
+      const signal = await hook.loginAsked;
+      const aborted = abortedEvent(signal);
+      const rejected = rejection(connecting);
+      const reason = new Error("the user gave up");
+      controller.abort(reason);
+      await aborted;
+      expect(signal.aborted).toBe(true);
+      expect(await rejected).toBe(reason);
+    });
+
+    it("one of two requests waiting on the login gives up: the login goes on for the other", async () => {
+      const as = own(await startScriptedAuthorizationServer());
+      const endpoint = own(await startProtectedEndpoint(as, { open: ["initialize", "notifications/initialized", "server/discover"] }));
+      const hook = waitingAuthorize();
+      const client = own(await connect(endpoint.url, { auth: oauth({ authorize: hook.authorize }), timeoutMs: 20_000, fallback: false }));
+      // The request that started the login stays; one refused while it runs joins it, then leaves.
+      const staying = client.callTool("echo", { text: "stays" });
+      const signal = await hook.loginAsked;
+      const controller = new AbortController();
+      const leaving = client.callTool("echo", { text: "leaves" }, { signal: controller.signal });
+      await expect.poll(() => endpoint.requests.filter((request) => request.path === "/mcp" && request.body?.method === "tools/call").length).toBe(2);
+      const left = rejection(leaving);
+      const reason = new Error("this one gave up");
+      controller.abort(reason);
+      expect(await left).toBe(reason);
+      expect(signal.aborted).toBe(false);
+      hook.release();
+      expect((await staying).content).toEqual([{ type: "text", text: "stays" }]);
+    });
+
+    it("the client closed during the login: the hook's signal aborts", async () => {
+      const as = own(await startScriptedAuthorizationServer());
+      const endpoint = own(await startProtectedEndpoint(as, { open: ["initialize", "notifications/initialized", "server/discover"] }));
+      const hook = waitingAuthorize();
+      const client = own(await connect(endpoint.url, { auth: oauth({ authorize: hook.authorize }), timeoutMs: 20_000, fallback: false }));
+      const calling = client.callTool("echo", { text: "never" });
+      void calling.catch(() => {});
+      const signal = await hook.loginAsked;
+      const aborted = abortedEvent(signal);
+      await client.close();
+      await aborted;
+      await rejection(calling);
+    });
+  });
+
   it("refuses auth beside an Authorization header", async () => {
     const { endpoint } = await setUp();
     const auth = oauth({ authorize: headlessAuthorize().authorize });
