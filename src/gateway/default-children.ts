@@ -6,21 +6,17 @@
  * The shared pools report to the readiness: the replica is ready once a pool is warmed and
  * probed, and not while it crash-loops.
  */
-import { ChildPool, PrincipalPools, SessionRelay, childCommandFor, type GatewayChildLimits } from "./children/index.js";
+import { CallerRelays, ChildPool, PrincipalPools, SessionRelay, childCommandFor, type GatewayChildLimits } from "./children/index.js";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { Notification } from "../protocol/methods.js";
 import type { ResolvedGatewayOptions } from "./check-options.js";
 import type { GatewayChildren, GatewayChildrenFactory } from "./gateway.js";
-import type { Relay } from "./relay.js";
 
 /**
  * How long a new pool child has to answer its probe, at least: a server on a slow start (npx, a
  * TypeScript loader) may need longer than a short request timeout allows any one request.
  */
 export const MIN_PROBE_TIMEOUT_MS = 30_000;
-
-/** Callers' relays kept per principal; past this many the map starts again (they are cheap to remake). */
-const MAX_CALLER_RELAYS = 10_000;
 
 export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, readiness, toolsChanged }): GatewayChildren => {
   const command = childCommandFor({ ...options.target, args: [...options.target.args], envAllow: [...options.target.envAllow] });
@@ -59,19 +55,15 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     idleMs: options.sessionIdleMs,
   });
 
-  const callers = new Map<string, Relay>();
+  // A caller is a principal on one HTTP connection (caller-relays.ts): a principal alone is
+  // shared by unrelated callers, whose ids collide.
+  const modernCallers = new CallerRelays(() => modern.caller());
+  const statelessCallers = stateless === undefined ? undefined : new CallerRelays(() => stateless.caller());
   return {
-    poolFor(era, principal) {
-      if (PrincipalPools.needed(principal)) return ownPools.relayFor(era === "legacy" ? "legacy-stateless" : "modern", principal);
-      const pool = era === "legacy" && stateless !== undefined ? stateless : modern;
-      const key = `${era}\0${principal.principal}`;
-      let relay = callers.get(key);
-      if (relay === undefined) {
-        if (callers.size >= MAX_CALLER_RELAYS) callers.clear();
-        relay = pool.caller();
-        callers.set(key, relay);
-      }
-      return relay;
+    poolFor(era, principal, connection) {
+      if (PrincipalPools.needed(principal)) return ownPools.relayFor(era === "legacy" ? "legacy-stateless" : "modern", principal, connection);
+      const callers = era === "legacy" && statelessCallers !== undefined ? statelessCallers : modernCallers;
+      return callers.relayFor(principal.principal, connection);
     },
     openSessionChild: (owner, principal) =>
       new SessionRelay({ command, owner, principal, limits, telemetry, childStderr: options.childStderr, sessionId: owner.sessionId }),

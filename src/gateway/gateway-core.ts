@@ -70,7 +70,7 @@ export function buildGatewayCore(inputs: GatewayCoreInputs): GatewayCore {
     admission,
     listenStreams: new ListenStreams(options.maxListenStreams, (open) => telemetry.listenStreams(open)),
     sessions,
-    poolFor: (era, principal) => children.poolFor(era, principal),
+    poolFor: (era, principal, connection) => children.poolFor(era, principal, connection),
     openSessionChild: children.openSessionChild,
     inFlight,
     toolHeaders,

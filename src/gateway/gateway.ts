@@ -35,8 +35,13 @@ export const FRONT_CLOSE_GRACE_MS = 1_000;
  * own child, warming and stopping. default-children.ts builds the default from gateway/children/.
  */
 export interface GatewayChildren {
-  /** The pool's relay for one principal's requests, of the modern era or (stateless mode) the legacy one. */
-  poolFor(era: "modern" | "legacy", principal: Principal): Relay;
+  /**
+   * The pool's relay for one caller's requests, of the modern era or (stateless mode) the legacy
+   * one. Without a session a caller is `principal` on the HTTP connection the message came on
+   * (`connection`, the request's socket): a caller's `notifications/cancelled` must reach only
+   * requests it sent, and callers' ids collide. Absent: the gateway's own requests.
+   */
+  poolFor(era: "modern" | "legacy", principal: Principal, connection?: object): Relay;
   openSessionChild: OpenSessionChild;
   /** Warms the pool; reports to the readiness. Never rejects. */
   start(): Promise<void>;

@@ -303,8 +303,9 @@ export class ChildPool implements Relay {
   }
 
   /**
-   * A relay for one caller of the pool: the same children, and a caller's `notifications/cancelled`
-   * reaches its own requests (two callers with the same ids never cancel each other's).
+   * A relay for one caller of the pool: the same children, and a `notifications/cancelled` given
+   * to it reaches only requests sent through it. It tells callers apart only if each caller has
+   * its own: callers sharing one relay share the scope of their ids (caller-relays.ts).
    */
   caller(): Relay {
     const scope = {};

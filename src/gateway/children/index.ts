@@ -15,6 +15,7 @@ export {
   type GatewayChildOwner,
 } from "./gateway-child.js";
 export { ChildPool, CHILD_POOL_OPTION_NAMES, DEFAULT_POOL, STATELESS_REFUSAL, type ChildPoolOptions, type PoolEra, type PoolStats } from "./child-pool.js";
+export { CallerRelays } from "./caller-relays.js";
 export { PrincipalPools, type PrincipalPoolsOptions } from "./principal-pools.js";
 export { SessionRelay, SESSION_RELAY_OPTION_NAMES, type SessionExit, type SessionRelayOptions, type SessionRelayOwner } from "./session-relay.js";
 export { GATEWAY_CLIENT_INFO } from "./pool-probe.js";

@@ -14,6 +14,7 @@
 import { createHash } from "node:crypto";
 import type { Principal } from "../gateway-options.js";
 import type { Relay } from "../relay.js";
+import { CallerRelays } from "./caller-relays.js";
 import { withEnv, type ChildCommand } from "./child-command.js";
 import type { ChildPool, PoolEra } from "./child-pool.js";
 import { noChild } from "./failures.js";
@@ -30,7 +31,8 @@ export interface PrincipalPoolsOptions {
 
 interface Entry {
   pool: ChildPool;
-  relay: Relay;
+  /** Its callers' relays: a principal on one connection each (caller-relays.ts). */
+  callers: CallerRelays;
   lastUsed: number;
 }
 
@@ -57,30 +59,38 @@ export class PrincipalPools {
     return this.pools.size;
   }
 
-  /** The relay of `principal`'s own pool for `era`, made on first use. */
-  relayFor(era: PoolEra, principal: Principal): Relay {
+  /**
+   * The relay of `principal`'s own pool for `era`, made on first use, for the caller on
+   * `connection`: its cancels reach the requests it sent on that connection only (caller-relays.ts).
+   */
+  relayFor(era: PoolEra, principal: Principal, connection?: object): Relay {
     const key = keyOf(era, principal);
     const known = this.pools.get(key);
-    if (known !== undefined) return this.used(key, known).relay;
+    if (known !== undefined) return this.used(key, known).callers.relayFor(principal.principal, connection);
     if (this.closed) return refusing("the gateway is shutting down");
     if (this.pools.size >= this.options.maxPools && !this.evictOne()) {
       return refusing(`every one of the ${this.options.maxPools} pools kept for callers with their own environment is busy; try again later`);
     }
     const pool = this.options.makePool(withEnv(this.options.command, principal.env), era);
     void pool.start();
-    const caller = pool.caller();
-    const entry: Entry = { pool, relay: caller, lastUsed: Date.now() };
-    // Every request marks the pool used, so the reaper and the eviction see it.
-    entry.relay = {
-      request: (message, sink, signal) => {
-        entry.lastUsed = Date.now();
-        caller.request(message, sink, signal);
-      },
-      notification: (message) => caller.notification(message),
-      response: (message) => caller.response(message),
+    const entry: Entry = {
+      pool,
+      callers: new CallerRelays(() => {
+        const caller = pool.caller();
+        // Every request marks the pool used, so the reaper and the eviction see it.
+        return {
+          request: (message, sink, signal) => {
+            entry.lastUsed = Date.now();
+            caller.request(message, sink, signal);
+          },
+          notification: (message) => caller.notification(message),
+          response: (message) => caller.response(message),
+        };
+      }),
+      lastUsed: Date.now(),
     };
     this.pools.set(key, entry);
-    return entry.relay;
+    return entry.callers.relayFor(principal.principal, connection);
   }
 
   /** Closes every pool; resolves once their children are gone. */

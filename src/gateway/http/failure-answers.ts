@@ -26,10 +26,14 @@ export function jsonRpcError(id: RequestId | null, code: number, message: string
   return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
+/** The words for a request its caller cancelled: DISCONNECTED too, but the server process did not end. */
+const CANCELLED_WORDS = "this request was cancelled by its caller";
+
 /** The answer for a request its relay failed. */
 export function failureAnswer(id: RequestId, error: McpTransportError): JsonRpcFailure {
   const timeout = error.reason === "TIMEOUT" && error.timeoutMs !== undefined ? ` after ${error.timeoutMs} ms` : "";
-  return jsonRpcError(id, error.reason === "TIMEOUT" ? GATEWAY_TIMEOUT_CODE : JSONRPC_INTERNAL_ERROR, `${WORDS[error.reason]}${timeout}`, { reason: error.reason });
+  const words = isCancelledByCaller(error) ? CANCELLED_WORDS : `${WORDS[error.reason]}${timeout}`;
+  return jsonRpcError(id, error.reason === "TIMEOUT" ? GATEWAY_TIMEOUT_CODE : JSONRPC_INTERNAL_ERROR, words, { reason: error.reason });
 }
 
 export function outcomeOf(error: McpTransportError): RequestOutcome {

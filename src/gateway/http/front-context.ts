@@ -24,9 +24,10 @@ export interface FrontContext {
   sessions: SessionStore;
   /**
    * The shared children for one caller: 2026-07-28 requests, and legacy ones in stateless mode.
-   * Per principal, so that a caller's `notifications/cancelled` reaches only its own requests.
+   * A caller is a principal on one HTTP connection (`connection`, the request's socket), so that
+   * its `notifications/cancelled` reaches only requests it sent (children/caller-relays.ts).
    */
-  poolFor(era: "modern" | "legacy", principal: Principal): Relay;
+  poolFor(era: "modern" | "legacy", principal: Principal, connection?: object): Relay;
   /** A legacy session's own child (session mode). */
   openSessionChild: OpenSessionChild;
   inFlight: InFlightRequests;

@@ -107,7 +107,7 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
   if (verdict.era === "modern") {
     if (!isRequest(message)) {
       if (isNotification(message)) {
-        context.poolFor("modern", post.principal).notification(message);
+        context.poolFor("modern", post.principal, request.socket).notification(message);
         accepted();
       } else {
         refuse("bad_request", 400, jsonRpcError(null, JSONRPC_INVALID_REQUEST, "a 2026-07-28 client sends no responses"));
@@ -134,7 +134,7 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
       message,
       reply(),
       plan("modern", {
-        relay: async () => context.poolFor("modern", post.principal),
+        relay: async () => context.poolFor("modern", post.principal, request.socket),
         // A 2026-07-28 server tells of a changed tool list on a caller's listen stream only.
         heard: (m) => {
           if ("method" in m && m.method === Notification.toolsListChanged) context.toolHeaders.toolsChanged();
@@ -152,10 +152,10 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
       // another here: its stream cannot be resumed, and no GET stream could carry what the child
       // asks. Nothing of the request could reach its caller any more, so running it on would only
       // hold a slot of the shared pool until its timeout.
-      await forwardRequest(context, response, message, reply(), plan("legacy", { relay: async () => context.poolFor("legacy", post.principal) }));
+      await forwardRequest(context, response, message, reply(), plan("legacy", { relay: async () => context.poolFor("legacy", post.principal, request.socket) }));
       return;
     }
-    const pool = context.poolFor("legacy", post.principal);
+    const pool = context.poolFor("legacy", post.principal, request.socket);
     if (isNotification(message)) pool.notification(message);
     else pool.response(message);
     accepted();
