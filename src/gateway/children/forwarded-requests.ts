@@ -66,13 +66,22 @@ export class ForwardedRequests {
   }
 
   /**
-   * The one request that asked for logs, when there is exactly one: over stdio a log message
-   * names no request (2026-07-28 server/utilities/logging), so only then can it be told whose it
-   * is; otherwise it belongs to nobody rather than to the wrong caller.
+   * The one request that asked for logs, when there is exactly one and every request in flight
+   * is its caller's (same scope): over stdio a log message names no request (2026-07-28
+   * basic/transports/stdio, server/utilities/logging), and a server may log for a request that
+   * did not ask (a misbehaving one, or a legacy one logging per session), so a log message while
+   * another caller's request runs may be that caller's text. Only then can it be told whose it
+   * is; otherwise it belongs to nobody rather than to the wrong caller. A session's child serves
+   * one caller (one scope), so there the sole asker always gets it.
    */
   soleLogRequest(): ForwardedRequest | undefined {
     if (this.withLogs.size !== 1) return undefined;
-    return this.withLogs.values().next().value;
+    const asker: ForwardedRequest = this.withLogs.values().next().value!;
+    if (this.byChildId.size === 1) return asker;
+    for (const entry of this.byChildId.valueList()) {
+      if (entry !== asker && (asker.scope === undefined || entry.scope !== asker.scope)) return undefined;
+    }
+    return asker;
   }
 
   /** The one request of a caller in flight (listen streams aside), when there is exactly one. */
