@@ -36,11 +36,8 @@ export function eraOf(message: JsonRpcMessage, request: IncomingMessage): Reques
     return { era: "modern", revision: metaRevision };
   }
   if (sessionId !== undefined || isInitialize) {
-    // A legacy header names a legacy revision (transports, "Protocol Version Header": an invalid
-    // or unsupported one is 400); `initialize` carries its revision in the body instead.
-    if (header !== undefined && !isLegacyRevision(header)) {
-      return { era: "invalid", message: `MCP-Protocol-Version ${JSON.stringify(header)} is not a revision this gateway serves for a session; the legacy revisions are 2024-11-05 to 2025-11-25` };
-    }
+    const refusal = sessionVersionRefusal(request);
+    if (refusal !== undefined) return { era: "invalid", message: refusal };
     if (sessionId !== undefined && !/^[\x21-\x7e]+$/.test(sessionId)) return { era: "invalid", message: "Mcp-Session-Id must be visible ASCII" };
     return { era: "legacy", sessionId };
   }
@@ -49,6 +46,20 @@ export function eraOf(message: JsonRpcMessage, request: IncomingMessage): Reques
     return { era: "invalid", message: `MCP-Protocol-Version ${JSON.stringify(header)} is not a revision this gateway knows` };
   }
   return { era: "legacy" };
+}
+
+/**
+ * Why a request of a legacy session (a POST, GET or DELETE with `Mcp-Session-Id`, or an
+ * `initialize`) must be answered 400 for its `MCP-Protocol-Version`, or undefined when it may
+ * pass: a header must name a legacy revision (2025-06-18 and 2025-11-25 transports, "Protocol
+ * Version Header": an invalid or unsupported one MUST get 400 Bad Request). No header passes:
+ * the server then assumes the negotiated revision, or 2025-03-26. `initialize` carries its
+ * revision in the body too; the header, when sent, is held to the same rule.
+ */
+export function sessionVersionRefusal(request: IncomingMessage): string | undefined {
+  const header = headerValue(request, "mcp-protocol-version");
+  if (header === undefined || isLegacyRevision(header)) return undefined;
+  return `MCP-Protocol-Version ${JSON.stringify(header)} is not a revision this gateway serves for a session; the legacy revisions are 2024-11-05 to 2025-11-25`;
 }
 
 /** A header sent once, as a string; a header repeated counts as the first value (Node joins some). */

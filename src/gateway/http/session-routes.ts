@@ -4,14 +4,16 @@
  * session's stream for what its child says outside any request, resumed from `Last-Event-ID`, or,
  * when `Last-Event-ID` names the stream of a POSTed request, resumes that stream (its events
  * after the id, then live until the answer); DELETE ends the session and stops its child. Without
- * a session (2026-07-28 callers, stateless mode) both are 405; an unknown or dead session is 404,
- * so the caller initializes again.
+ * a session (2026-07-28 callers, stateless mode) both are 405; an `MCP-Protocol-Version` that
+ * is not a legacy revision is 400, as on a POST; an unknown or dead session is 404, so the
+ * caller initializes again.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { JSONRPC_INVALID_REQUEST } from "../../protocol/jsonrpc.js";
 import type { Principal } from "../gateway-options.js";
 import type { LegacySession } from "../sessions/legacy-session.js";
 import { namesRequestStream, type ResumePoint } from "../sessions/request-streams.js";
-import { headerValue } from "./era-of-request.js";
+import { headerValue, sessionVersionRefusal } from "./era-of-request.js";
 import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
 import type { FrontContext } from "./front-context.js";
 import { writeEmpty, writeJson } from "./request-reply.js";
@@ -23,11 +25,18 @@ export interface SessionRouteRequest {
   headers: OutgoingHttpHeaders;
 }
 
-/** The caller's session, or the answer already sent (405 or 404). */
+/** The caller's session, or the answer already sent (405, 400 for its protocol version, or 404). */
 function sessionOf(context: FrontContext, request: IncomingMessage, response: ServerResponse, route: SessionRouteRequest): LegacySession | undefined {
   const id = headerValue(request, "mcp-session-id");
   if (context.options.legacy === "stateless" || id === undefined) {
     writeEmpty(response, 405, { ...route.headers, Allow: "POST" });
+    return undefined;
+  }
+  // The same rule as a POST's: a DELETE refused here leaves its session as it was.
+  const refusal = sessionVersionRefusal(request);
+  if (refusal !== undefined) {
+    context.telemetry.rejected("bad_request", 400, route.requestId);
+    writeJson(response, 400, jsonRpcError(null, JSONRPC_INVALID_REQUEST, refusal), route.headers);
     return undefined;
   }
   const session = context.sessions.get(id);

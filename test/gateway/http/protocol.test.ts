@@ -143,6 +143,22 @@ describe("more refusals", () => {
     const noSse = await rawRequest({ port, method: "GET", headers: { accept: "application/json", "mcp-session-id": sessionId } });
     expect(noSse.status).toBe(406);
   });
+
+  it("answers 400 to a GET or DELETE of a session whose MCP-Protocol-Version names no legacy revision, and such a DELETE leaves the session (transports, \"Protocol Version Header\")", async () => {
+    const children = inProcessChildren();
+    const { port, gateway } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
+    const sessionId = (await rawRequest({ port, headers: JSON_POST, body: initializeBody() })).headers["mcp-session-id"] as string;
+    const wrongRevision = { "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" };
+    const get = await rawRequest({ port, method: "GET", headers: { accept: "text/event-stream", ...wrongRevision } });
+    expect(get.status).toBe(400);
+    expect(get.json()).toMatchObject({ id: null, error: { code: -32600 } });
+    const refusedDelete = await rawRequest({ port, method: "DELETE", headers: wrongRevision });
+    expect(refusedDelete.status).toBe(400);
+    expect(gateway.sessionCount).toBe(1);
+    const deleted = await rawRequest({ port, method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" } });
+    expect(deleted.status).toBe(200);
+    expect(gateway.sessionCount).toBe(0);
+  });
 });
 
 describe("children that cannot start", () => {
