@@ -25,10 +25,15 @@
  * A legacy caller's own `initialize` (stateless mode) is answered by the pool, not forwarded:
  * the children were initialized by the gateway, and a second `initialize` on a running session
  * is outside the lifecycle (basic/lifecycle: initialization MUST be the first interaction). The
- * answer is the `InitializeResult` the first child gave the gateway, protocol version included:
- * the specification lets a server answer another version than the one asked, and a client that
- * does not support it disconnects (basic/lifecycle, "Version Negotiation"). `Mcp-Session-Id` is
- * the front's to give or not. The caller's `notifications/initialized` is dropped for the same reason.
+ * answer is the `InitializeResult` the first child gave the gateway. Its protocol version is the
+ * one the caller asked for when the server is known to support it: a server that supports the
+ * requested version MUST answer with it, and only otherwise with another it supports (2025-11-25
+ * basic/lifecycle, "Version Negotiation"). Known, not guessed: the server answered `initialize`
+ * for that revision with that revision, once, on a child of its own (revision-check.ts); until
+ * then, or if it did not, the recorded version is the answer, which the caller may refuse. The
+ * children stay initialized at the recorded version (usually the latest legacy one): what the
+ * later revisions add reaches such a caller as fields it does not know. `Mcp-Session-Id` is the
+ * front's to give or not. The caller's `notifications/initialized` is dropped for the same reason.
  *
  * A server that speaks the legacy era only (most stdio servers on npm today) answers the modern
  * probe with an error that is not a modern one (pool-probe.ts). The era is a property of the
@@ -57,6 +62,7 @@ import {
 } from "../../protocol/jsonrpc.js";
 import { Method, Notification } from "../../protocol/methods.js";
 import { ModernMethod } from "../../protocol/modern.js";
+import { isLegacyRevision } from "../../protocol/revisions.js";
 import { abortReason } from "../../util/abort.js";
 import type { GatewayTelemetry } from "../ops/telemetry.js";
 import { cancelledByCaller, type Relay, type RequestSink } from "../relay.js";
@@ -68,6 +74,7 @@ import { CrashLoopWatch, type CrashLoopOptions } from "./crash-loop.js";
 import { asCleanFailure, ceilingPassed, noChild, requestTimedOut } from "./failures.js";
 import { DEFAULT_CHILD_LIMITS, GatewayChild, type ChildExit, type GatewayChildLimits } from "./gateway-child.js";
 import { probeChild, type PoolEra } from "./pool-probe.js";
+import { serverAcceptsRevision } from "./revision-check.js";
 import { RestartBackoff, type BackoffOptions } from "./restart-backoff.js";
 
 export type { PoolEra } from "./pool-probe.js";
@@ -201,6 +208,10 @@ export class ChildPool implements Relay {
   private readonly stopping = new Set<Promise<void>>();
   private readonly readyListeners = new Set<(ready: boolean) => void>();
   private recordedInitialize: Record<string, unknown> | undefined;
+  /** Legacy stateless: whether the server accepts each revision callers asked for (revision-check.ts), asked once each. */
+  private readonly revisionsAccepted = new Map<string, Promise<boolean | undefined>>();
+  /** Children of those checks while they run: stopped with the pool. */
+  private readonly checking = new Set<GatewayChild>();
   /** A child answered the probe with a refusal of the era: see `refuseEra`. */
   private eraRefused = false;
   /** Modern pool: the server's answer to the probe when it speaks the legacy era only. */
@@ -360,11 +371,48 @@ export class ChildPool implements Relay {
     this.growIfNeeded();
   }
 
-  /** Legacy stateless: a caller's `initialize` is answered from the recorded result (see the module's comment). */
+  /** Legacy stateless: a caller's `initialize` is answered from the recorded result, in its revision when the server takes it (see the module's comment). */
   private answerInitialize(message: JsonRpcRequest, sink: RequestSink): boolean {
-    if (this.era !== "legacy-stateless" || message.method !== Method.initialize || !this.recordedInitialize) return false;
-    sink.answer({ jsonrpc: "2.0", id: message.id, result: this.recordedInitialize });
+    const recorded = this.recordedInitialize;
+    if (this.era !== "legacy-stateless" || message.method !== Method.initialize || !recorded) return false;
+    const asked = message.params?.protocolVersion;
+    if (asked === recorded.protocolVersion || !isLegacyRevision(asked)) {
+      sink.answer({ jsonrpc: "2.0", id: message.id, result: recorded });
+      return true;
+    }
+    void this.acceptsRevision(asked).then((accepted) => {
+      if (this.closed) return sink.failed(noChild("the gateway is shutting down", message.method));
+      sink.answer({ jsonrpc: "2.0", id: message.id, result: accepted === true ? { ...recorded, protocolVersion: asked } : recorded });
+    });
     return true;
+  }
+
+  /** Whether the server accepts `revision`, asked once per revision on a child of its own (revision-check.ts). */
+  private acceptsRevision(revision: string): Promise<boolean | undefined> {
+    let verdict = this.revisionsAccepted.get(revision);
+    if (verdict === undefined) {
+      const { command, limits, stopTimings, telemetry } = this.options;
+      let checked: GatewayChild | undefined;
+      verdict = serverAcceptsRevision(revision, {
+        command,
+        limits,
+        stopTimings,
+        telemetry,
+        timeoutMs: this.options.probeTimeoutMs ?? this.requestTimeoutMs,
+        running: (child) => {
+          checked = child;
+          this.checking.add(child);
+          if (this.closed) void child.close("shutdown");
+        },
+      }).then((accepted) => {
+        if (checked) this.checking.delete(checked);
+        // Not known (the check's child died or stayed silent): the next caller asks again.
+        if (accepted === undefined) this.revisionsAccepted.delete(revision);
+        return accepted;
+      });
+      this.revisionsAccepted.set(revision, verdict);
+    }
+    return verdict;
   }
 
   /** Modern pool of a legacy-only server: `server/discover` is answered with the server's own refusal (see the module's comment). */
@@ -749,7 +797,9 @@ export class ChildPool implements Relay {
     this.updateReady();
     await Promise.all([
       ...[...this.members].map((member) => member.child?.close("shutdown")),
+      ...[...this.checking].map((child) => child.close("shutdown")),
       ...this.spawning,
+      ...this.revisionsAccepted.values(),
     ]);
     // Children that started while closing were closed by their own start; those that exited
     // are still having their groups stopped.

@@ -376,8 +376,9 @@ describe("ChildPool: legacy stateless", () => {
     stateless.request(call("i", "initialize", { protocolVersion: "2025-06-18", capabilities: { roots: {} }, clientInfo: { name: "c", version: "1" } }), init.sink, never);
     const result = resultOf(await init.settled);
     expect((await init.settled).answer?.id).toBe("i");
-    expect(result).toMatchObject({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "gateway-echo", version: "1.0.0" } });
-    expect(stateless.initializeResult).toEqual(result);
+    // In the caller's revision, which the server supports (it answers each with the one asked).
+    expect(result).toMatchObject({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "gateway-echo", version: "1.0.0" } });
+    expect(stateless.initializeResult).toEqual({ ...result, protocolVersion: "2025-11-25" });
     // What the child got was the gateway's own initialize: its clientInfo, no client capabilities.
     expect(JSON.parse(result.instructions as string).params).toEqual({
       protocolVersion: "2025-11-25",
