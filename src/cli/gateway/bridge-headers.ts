@@ -9,7 +9,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { UsageError } from "../usage.js";
-import { breaksHeaderLine, isHeaderName } from "../../util/header-syntax.js";
+import { breaksHeaderLine, hasRefusedHeaderChar, isHeaderName } from "../../util/header-syntax.js";
 
 /** The variable of the bridge's headers: a JSON object such as `{"Authorization": "Bearer ..."}`. */
 export const BRIDGE_HEADERS_VARIABLE = "MCPWIRE_BRIDGE_HEADERS";
@@ -35,7 +35,16 @@ export async function headersFromFile(path: string): Promise<Record<string, stri
     const colon = line.indexOf(":");
     const name = colon < 0 ? "" : line.slice(0, colon).trim();
     if (!isHeaderName(name)) throw new UsageError(`--header-file ${JSON.stringify(path)}, line ${index + 1}: not "Name: value"`);
-    headers[name] = line.slice(colon + 1).trim();
+    const value = line.slice(colon + 1).trim();
+    // Refused here, at start: the HTTP client would refuse it on every request instead, which the
+    // host sees only as a lost connection.
+    if (hasRefusedHeaderChar(value)) {
+      throw new UsageError(
+        `--header-file ${JSON.stringify(path)}, line ${index + 1}: the value of ${name} holds a control character or a character outside Latin-1 (or is not UTF-8); ` +
+          `write it in printable ASCII`,
+      );
+    }
+    headers[name] = value;
   });
   return headers;
 }
@@ -56,6 +65,9 @@ function headersFromVariable(text: string | undefined): Record<string, string> {
     if (!isHeaderName(name)) throw new UsageError(`${BRIDGE_HEADERS_VARIABLE}: ${JSON.stringify(name)} is not a header name`);
     if (typeof header !== "string" || breaksHeaderLine(header)) {
       throw new UsageError(`${BRIDGE_HEADERS_VARIABLE}: the value of ${name} must be a string on one line`);
+    }
+    if (hasRefusedHeaderChar(header)) {
+      throw new UsageError(`${BRIDGE_HEADERS_VARIABLE}: the value of ${name} holds a control character or a character outside Latin-1; write it in printable ASCII`);
     }
     headers[name] = header;
   }

@@ -78,4 +78,28 @@ describe("headers for the remote", () => {
     expect(bridge.stderr()).toContain("MCPWIRE_BRIDGE_HEADERS is not JSON");
     expect(bridge.stderr()).not.toContain(SECRET);
   });
+
+  it("a header file value with a control byte or a byte that is not Latin-1 is refused at start, naming the file, line and header, not the value", async () => {
+    for (const [name, bytes] of [
+      ["control", Buffer.from(`X-Good: fine\nX-Api-Key: ${SECRET}\x01\n`)],
+      ["not-utf8", Buffer.concat([Buffer.from(`X-Api-Key: ${SECRET}`), Buffer.from([0xe9]), Buffer.from("\n")])],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, bytes);
+      bridge = startBridge("http://127.0.0.1:9/mcp", ["--header-file", file]);
+      expect((await exitOf(bridge)).code).toBe(2);
+      expect(bridge.stderr()).toContain(file);
+      expect(bridge.stderr()).toContain(name === "control" ? "line 2: the value of X-Api-Key" : "line 1: the value of X-Api-Key");
+      expect(bridge.stderr()).not.toContain(SECRET);
+      expect(bridge.messages).toEqual([]);
+      await bridge.stop();
+    }
+  });
+
+  it("an MCPWIRE_BRIDGE_HEADERS value with a control character is refused at start, not repeated", async () => {
+    bridge = startBridge("http://127.0.0.1:9/mcp", [], { MCPWIRE_BRIDGE_HEADERS: JSON.stringify({ "X-Api-Key": `${SECRET}\u0001` }) });
+    expect((await exitOf(bridge)).code).toBe(2);
+    expect(bridge.stderr()).toContain("MCPWIRE_BRIDGE_HEADERS: the value of X-Api-Key");
+    expect(bridge.stderr()).not.toContain(SECRET);
+  });
 });
