@@ -13,8 +13,11 @@ import { isLegacyRevision, isModernRevision } from "../../protocol/revisions.js"
 export type RequestEraVerdict =
   | { era: "modern"; revision: string }
   | { era: "legacy"; sessionId?: string }
-  /** The request cannot be served as either: 400, in these words. */
-  | { era: "invalid"; message: string };
+  /**
+   * The request cannot be served as either: 400, in these words. `unsupportedRevision` is set when
+   * the reason is a revision the gateway does not serve, answered as UnsupportedProtocolVersion.
+   */
+  | { era: "invalid"; message: string; unsupportedRevision?: string };
 
 /** The protocol revision a message's `_meta` names, if any. */
 export function metaRevisionOf(message: JsonRpcMessage): unknown {
@@ -42,8 +45,11 @@ export function eraOf(message: JsonRpcMessage, request: IncomingMessage): Reques
     return { era: "legacy", sessionId };
   }
   if (header !== undefined && isModernRevision(header)) return { era: "modern", revision: header };
+  // A revision the server does not implement MUST get 400 and UnsupportedProtocolVersionError
+  // listing the supported ones (2026-07-28 basic/transports/streamable-http, "Protocol Version
+  // Header"), so that a client retries with one of them instead of falling back to initialize.
   if (header !== undefined && !isLegacyRevision(header)) {
-    return { era: "invalid", message: `MCP-Protocol-Version ${JSON.stringify(header)} is not a revision this gateway knows` };
+    return { era: "invalid", message: `MCP-Protocol-Version ${JSON.stringify(header)} is not a revision this gateway knows`, unsupportedRevision: header };
   }
   return { era: "legacy" };
 }

@@ -18,7 +18,8 @@ import {
   type JsonRpcRequest,
 } from "../../protocol/jsonrpc.js";
 import { Method, Notification } from "../../protocol/methods.js";
-import { HEADER_MISMATCH } from "../../protocol/modern.js";
+import { HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION } from "../../protocol/modern.js";
+import { LEGACY_REVISIONS, MODERN_REVISIONS } from "../../protocol/revisions.js";
 import type { Principal } from "../gateway-options.js";
 import type { RejectionCause } from "../ops/telemetry.js";
 import type { LegacySession } from "../sessions/legacy-session.js";
@@ -90,7 +91,14 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
     context.telemetry.requestDone({ requestId: post.requestId, era, method, outcome: "rejected", status, durationMs: Date.now() - post.startedAt, principal: post.principal.principal });
   };
   if (verdict.era === "invalid") {
-    refuse("bad_request", 400, jsonRpcError(idOf(message), JSONRPC_INVALID_REQUEST, verdict.message));
+    const refusal =
+      verdict.unsupportedRevision === undefined
+        ? jsonRpcError(idOf(message), JSONRPC_INVALID_REQUEST, verdict.message)
+        : jsonRpcError(idOf(message), UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${verdict.message}`, {
+            supported: [...MODERN_REVISIONS, ...LEGACY_REVISIONS],
+            requested: verdict.unsupportedRevision,
+          });
+    refuse("bad_request", 400, refusal);
     return;
   }
   const accept = String(request.headers.accept ?? "*/*");

@@ -144,6 +144,16 @@ describe("more refusals", () => {
     expect(noSse.status).toBe(406);
   });
 
+  it("answers a revision it does not serve, named by the header alone, with 400 and UnsupportedProtocolVersion (-32022) listing the supported ones (draft transports, \"Protocol Version Header\")", async () => {
+    const children = inProcessChildren();
+    const { port } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
+    const answer = await rawRequest({ port, headers: { ...JSON_POST, "mcp-protocol-version": "2030-01-01", "mcp-method": "tools/list" }, body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/list" }) });
+    expect(answer.status).toBe(400);
+    expect(answer.json()).toMatchObject({ id: 4, error: { code: -32022, data: { requested: "2030-01-01" } } });
+    const supported = (answer.json() as { error: { data: { supported: string[] } } }).error.data.supported;
+    expect(supported).toEqual(expect.arrayContaining(["2026-07-28", "2025-11-25"]));
+  });
+
   it("answers 400 to a GET or DELETE of a session whose MCP-Protocol-Version names no legacy revision, and such a DELETE leaves the session (transports, \"Protocol Version Header\")", async () => {
     const children = inProcessChildren();
     const { port, gateway } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
