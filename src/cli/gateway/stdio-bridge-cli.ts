@@ -115,6 +115,13 @@ interface BridgeSettings {
   timeoutMs: number | undefined;
 }
 
+/**
+ * The prefix of the HTTP gateway's variables (http-gateway-cli.ts, not imported: the bridge does
+ * not load the HTTP front). The bridge reads none of them, so one that is set is refused rather
+ * than silently left unread.
+ */
+const HTTP_GATEWAY_VARIABLE_PREFIX = "MCPWIRE_GATEWAY_";
+
 async function readCommandLine(argv: readonly string[], env: Record<string, string | undefined>): Promise<BridgeSettings | "help"> {
   const header = argv.find((word) => word === "--header" || word.startsWith("--header="));
   if (header !== undefined) {
@@ -125,6 +132,10 @@ async function readCommandLine(argv: readonly string[], env: Record<string, stri
   }
   const { values, positionals } = parseStrictArgs(argv, OPTIONS);
   if (values.help) return "help";
+  const unread = Object.keys(env).find((name) => name.startsWith(HTTP_GATEWAY_VARIABLE_PREFIX) && env[name] !== undefined);
+  if (unread !== undefined) {
+    throw new UsageError(`${unread} configures the HTTP gateway (mcpwire gateway <target> --listen), which --stdio does not run; unset it`);
+  }
   if (positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0 ? "gateway --stdio needs the URL of the remote server" : `gateway --stdio takes one URL, got ${positionals.length} arguments`,

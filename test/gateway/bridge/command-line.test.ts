@@ -23,4 +23,12 @@ describe("mcpwire gateway --stdio: the command line", () => {
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(said);
   });
+
+  it("a MCPWIRE_GATEWAY_* variable, which only the HTTP gateway reads, is a usage error naming it, not its value", async () => {
+    const run = await runBin(["gateway", "http://127.0.0.1:9/mcp", "--stdio"], { env: { MCPWIRE_GATEWAY_REQUEST_TIMEOUT: "120s-unread" } });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("MCPWIRE_GATEWAY_REQUEST_TIMEOUT");
+    expect(run.stderr).not.toContain("120s-unread");
+  });
 });
