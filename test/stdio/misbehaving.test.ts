@@ -187,6 +187,23 @@ describe("a server that prints what is not JSON-RPC", () => {
   });
 });
 
+describe("a server that writes a JSON-RPC batch", () => {
+  // 2025-03-26, basic/transports: "Messages may be JSON-RPC requests, notifications, responses—or
+  // a JSON-RPC batch"; basic, "Batching": implementations "MUST support receiving JSON-RPC batches".
+  it("reads each message of the batch, in order, from a server that negotiated 2025-03-26", async () => {
+    const client = await cleanup.connect(fixture("stdio-garbage.mjs"), { protocolVersion: "2025-03-26" });
+    const seen: unknown[] = [];
+    client.session.onNotification("notifications/message", (params) => seen.push(params.data));
+    expect(firstText(await client.callTool("batched"))).toBe("in a batch");
+    expect(seen).toEqual(["batched"]);
+  });
+
+  it("fails closed with PROTOCOL under a revision without batches", async () => {
+    const client = await cleanup.connect(fixture("stdio-garbage.mjs"), { protocolVersion: "2025-06-18" });
+    expect((await failure(client.callTool("batched"))).reason).toBe("PROTOCOL");
+  });
+});
+
 describe("a server that never answers", () => {
   it("readTimeoutMs: fails the waiting request with TIMEOUT; the connection stays usable", async () => {
     const client = await cleanup.connect(fixture("stdio-never-answers.mjs"), { readTimeoutMs: 300, timeoutMs: 20_000 });

@@ -16,7 +16,7 @@
  */
 import { statSync } from "node:fs";
 import { McpTransportError } from "../../errors.js";
-import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { parseMessage, parseMessages, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { abortReason } from "../../util/abort.js";
 import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 import { checkEnv, checkEnvAllow, childEnv, defaultEnvAllow } from "./child-env.js";
@@ -33,7 +33,7 @@ import {
 import { ReadStallWatch } from "../common/read-stall.js";
 import { DEFAULT_STDERR_TAIL_BYTES, DEFAULT_STDERR_TAIL_LINES, StderrTail } from "./stderr-tail.js";
 import { describeValue, isOverBytes, messageTooLarge, type Limits } from "../limits.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "../transport.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
 import { didYouMean } from "../../util/option-names.js";
 import { TurnBatch } from "../../util/hot-path.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
@@ -314,6 +314,12 @@ class StdioConnection implements McpConnection {
   private readonly stderrText = new TextDecoder("utf-8");
   /** What goes to the child's stdin: the lines of each turn, written together at its end. */
   private readonly lines: TurnBatch | undefined;
+  /**
+   * The server negotiated 2025-03-26, whose stdio transport lets it write a JSON-RPC batch as one
+   * line ("Messages may be ... a JSON-RPC batch"), and whose clients "MUST support receiving
+   * JSON-RPC batches" (basic, "Batching"). Every other revision has no batches.
+   */
+  private acceptsBatches = false;
 
   constructor(
     readonly tree: ProcessTree,
@@ -404,6 +410,10 @@ class StdioConnection implements McpConnection {
     return new Promise<void>((resolve, reject) => this.drainWaiters.push({ resolve, reject }));
   }
 
+  setProtocolVersion(_revision: string, rules?: WireRules): void {
+    this.acceptsBatches = rules?.acceptsBatches ?? false;
+  }
+
   abandon(id: RequestId): void {
     this.sentBeforeFirstByte = this.sentBeforeFirstByte?.filter((message) => !("id" in message) || message.id !== id);
     this.stall.forget(id);
@@ -441,11 +451,14 @@ class StdioConnection implements McpConnection {
 
   private deliver(line: string | null): void {
     let message: JsonRpcMessage;
+    let batch: JsonRpcMessage[] | undefined;
     try {
       if (line === null) {
         throw new McpTransportError("PROTOCOL", "received a line that is not valid UTF-8 on the server process's stdout");
       }
-      message = parseMessage(line);
+      // Only a 2025-03-26 server reads the batch path; the common one stays a single parse.
+      if (this.acceptsBatches) [message, ...batch] = parseMessages(line, true) as [JsonRpcMessage, ...JsonRpcMessage[]];
+      else message = parseMessage(line);
     } catch (error) {
       if (this.settings.skipNonProtocol) {
         this.settings.onSkipped();
@@ -460,6 +473,12 @@ class StdioConnection implements McpConnection {
     }
     this.stall.received(message);
     this.events.message(message);
+    for (const next of batch ?? []) {
+      // A message of the batch may have ended the connection (a handler closing it).
+      if (this.phase !== "open" && this.phase !== "draining") return;
+      this.stall.received(next);
+      this.events.message(next);
+    }
   }
 
   private onStderr(chunk: Buffer): void {
