@@ -432,15 +432,20 @@ function foreignKeys(transport: TransportName, keys: readonly string[]): string 
   return `"${key}" applies to ${owners.join(" and ")} servers only; a ${transport} server takes ${SERVER_KEYS_BY_TRANSPORT[transport].join(", ")}`;
 }
 
+/**
+ * The messages never repeat the URL: a file's `${env:NAME}` is expanded by now, and endpoints
+ * carry keys in their query or path (`?api_key=...`, `/mcp/<key>/sse`). The scheme is safe to show.
+ */
 function checkUrl(text: string, schemes: readonly string[], transport: string, fail: (what: string) => never): string {
+  const expected = schemes.map((s) => `${s}//`).join(" or ");
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return fail(`"url" is not a valid URL: ${JSON.stringify(text)}`);
+    return fail(`"url" is not a valid URL: an absolute ${expected} URL is expected (the value is not repeated: it may hold a secret)`);
   }
   if (!schemes.includes(url.protocol)) {
-    fail(`"url" of a ${transport} server must start with ${schemes.map((s) => `${s}//`).join(" or ")}, got ${JSON.stringify(text)}`);
+    fail(`"url" of a ${transport} server must start with ${expected}, got a URL starting with ${JSON.stringify(`${url.protocol}//`)}`);
   }
   if (url.username || url.password) fail(`"url" must not carry credentials; send them in "headers"`);
   return text;

@@ -59,6 +59,17 @@ describe("parseServersFile", () => {
   ])("refuses %s with a clear message", (_, text, words) => {
     expect(() => parseServersFile(text, "mcp.json", {})).toThrow(words);
   });
+
+  it.each([
+    ["a mistyped scheme", "htps://mcp.example.com/mcp?api_key=${env:API_KEY}", 'server "keyed": "url" of a http server must start with http:// or https://, got a URL starting with "htps://"'],
+    ["a scheme of another transport", "wss://mcp.example.com/${env:API_KEY}/mcp", 'server "keyed": "url" of a http server must start with http:// or https://, got a URL starting with "wss://"'],
+    ["no scheme", "mcp.example.com/mcp?api_key=${env:API_KEY}", 'server "keyed": "url" is not a valid URL'],
+  ])("refuses %s in a url without repeating the secret expanded into it", (_, url, words) => {
+    const text = JSON.stringify({ mcpServers: { keyed: { type: "http", url } } });
+    const read = () => parseServersFile(text, "mcp.json", { API_KEY: "sk-live-1234" });
+    expect(read).toThrow(words);
+    expect(read).not.toThrow("sk-live-1234");
+  });
 });
 
 describe("loadServerConfig: defaults < file < environment", () => {
