@@ -78,6 +78,13 @@ function withEnvAllow(target: CliTarget, extra: readonly string[]): CliTarget {
 }
 
 function checkOptionsFit(target: CliTarget, context: TargetContext): CliTarget {
+  // Only a one-word target is looked up by name; for a URL or a command line the file is never read.
+  if (context.configFile !== undefined && target.kind !== "server" && target.notAServerNote === undefined) {
+    throw new UsageError(
+      `--config applies to a server named in the file; this target is the ${target.understoodAs}` +
+        " (a target with spaces is always a command line, a URL always an endpoint)",
+    );
+  }
   const stdio = target.config.transport === "stdio";
   if (stdio && context.hasHeaders) {
     throw new UsageError(`--header applies to servers reached by URL; this target is the ${target.understoodAs}`);

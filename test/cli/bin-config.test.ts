@@ -89,6 +89,14 @@ describe("mcpwire with a config file", () => {
     expect(stderr).toMatch(/missing\.json: cannot read the config file \(ENOENT\)/);
   });
 
+  it("--config with a URL or a command line, which no file is read for: a usage error, not a flag dropped", async () => {
+    for (const target of [server.url, `${process.execPath} ${EVERYTHING_ENTRY} stdio`]) {
+      const { code, stderr } = await runBin(["ping", target, "--config", configFile], inDir(home));
+      expect(code).toBe(ExitCode.USAGE);
+      expect(stderr).toMatch(/^mcpwire: --config applies to a server named in the file; this target is the (http endpoint|command line) /);
+    }
+  });
+
   it("a broken file: a config error for a name, but no obstacle to a command line", async () => {
     const broken = join(dir, "broken");
     await mkdir(broken);
