@@ -105,6 +105,11 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     );
   }
 
+  // Only a tool's result has an output schema to check: elsewhere the flag would be dropped unread.
+  if (values["no-validate-output"] === true && command !== "call") {
+    throw new UsageError(`--no-validate-output applies to call (it prints a tool's structuredContent unchecked); ${command} reads no tool result`);
+  }
+
   return {
     kind: "command",
     command,

@@ -53,6 +53,8 @@ describe("parseCommandLine", () => {
     [["tools", "node", "server.js"], /quote it as one argument/],
     [["tools", "srv", "--bogus"], /--bogus/],
     [["tools", "srv", "--timeout"], /--timeout/],
+    [["tools", "srv", "--no-validate-output"], /--no-validate-output applies to call .*; tools reads no tool result/],
+    [["prompt", "srv", "greet", "--no-validate-output"], /--no-validate-output applies to call/],
   ])("refuses %j as a usage error", (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(UsageError);
     expect(() => parseCommandLine(argv)).toThrow(message);
