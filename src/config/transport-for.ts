@@ -20,6 +20,7 @@ import { ConfigError, readRegisteredConfig, type McpServerConfig } from "./serve
 import { registeredTransport, unknownTransport } from "./transport-registry.js";
 import { declaredAuth } from "./declared-auth.js";
 import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
+import { safeUrl } from "./safe-url.js";
 
 /** The former name of `TransportOptions`, kept for code written against it. */
 export type TransportExtras = TransportOptions;
@@ -97,16 +98,6 @@ function describeConfig(config: McpServerConfig): string {
   if (config.transport !== "stdio") return `the ${config.transport} endpoint ${safeUrl(config.url!)}`;
   const line = [config.command!, ...(config.args ?? [])].map((word) => (/[\s"'\\]/.test(word) ? JSON.stringify(word) : word)).join(" ");
   return `the command line ${line.length > 120 ? `${line.slice(0, 119)}…` : line} (stdio)`;
-}
-
-/** Scheme, host and path only: a query string may carry a token. */
-function safeUrl(text: string): string {
-  try {
-    const url = new URL(text);
-    return `${url.protocol}//${url.host}${url.pathname}`;
-  } catch {
-    return "(a URL)";
-  }
 }
 
 /** Declared headers, with those computed by code on top (per request when code gives a function). */

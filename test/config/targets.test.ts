@@ -49,6 +49,19 @@ describe("target auto-detection", () => {
   });
 });
 
+  it("refuses a URL with credentials without repeating them, or the query, in the error", () => {
+    for (const target of ["http://user:pw-SECRET@127.0.0.1:9/mcp?api_key=KEY-SECRET", { url: "ws://user:pw-SECRET@127.0.0.1:9/mcp?api_key=KEY-SECRET" }]) {
+      let message = "";
+      try {
+        resolveTarget(target);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/target "(http|ws):\/\/127\.0\.0\.1:9\/mcp": "url" must not carry credentials/);
+      expect(message).not.toMatch(/SECRET/);
+    }
+  });
+
 describe("connect(target) end to end", () => {
   let server: Server | undefined;
   afterEach(async () => {
