@@ -78,6 +78,15 @@ describe("redirects", () => {
     }
   });
 
+  it("names a refused target without its query or user:password, which may carry the user's secret", () => {
+    // A common 301 to https keeps the query, and with it the API key the endpoint URL carried.
+    const error = thrown(() => decideRedirect(new URL("http://example.com/mcp?api_key=SECRET"), 301, "https://user:PASSWORD@example.com/mcp?api_key=SECRET", "same-origin"));
+    expect(error.message).not.toContain("SECRET");
+    expect(error.message).not.toContain("PASSWORD");
+    expect(error.message).toContain("redirected to https://example.com/mcp?… (HTTP 301)");
+    expect(error.message).toContain("configure https://example.com/mcp?… as the endpoint");
+  });
+
   it('refuses every redirect with redirect: "none"', () => {
     const error = thrown(() => decideRedirect(from, 308, "/mcp/", "none"));
     expect(error.message).toContain('redirect: "none"');

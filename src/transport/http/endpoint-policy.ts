@@ -217,14 +217,24 @@ export function decideRedirect(
   const followable = mode === "same-origin" && (status === 307 || status === 308) && (sameOrigin || upgrade);
   if (!followable) {
     const why = mode === "none" ? 'redirects are refused (redirect: "none")' : "only a 307/308 to the same origin is followed";
+    const named = namedTarget(target);
     throw new McpTransportError(
       "PROTOCOL",
-      `the endpoint redirected to ${target.href} (HTTP ${status}), which is not followed: ${why}; ` +
-        `configure ${target.href} as the endpoint if it is the intended server`,
+      `the endpoint redirected to ${named} (HTTP ${status}), which is not followed: ${why}; ` +
+        `configure ${named} as the endpoint if it is the intended server`,
       { httpStatus: status },
     );
   }
   return { url: target, sameOrigin };
+}
+
+/**
+ * A redirect's target as an error message may show it: scheme, host and path. Its query (which
+ * often repeats the endpoint's own, an API key say) and any user:password are left out, as the
+ * transport's description leaves them out of the endpoint; "?…" says a query was there.
+ */
+function namedTarget(target: URL): string {
+  return `${target.origin}${target.pathname}${target.search === "" ? "" : "?…"}`;
 }
 
 /** The failures of `exchange` that mean the endpoint could not be reached at all. */
