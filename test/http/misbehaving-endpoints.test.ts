@@ -193,6 +193,15 @@ describe("resumption", () => {
     expect(resume.headers.accept).toBe("text/event-stream");
   });
 
+  it("a stream primed with an event of an id alone (no data field) is resumed from that id, as the SSE standard keeps it", async () => {
+    const behaviour = closedWithRetry(10, false);
+    const endpoint = owned(await startEndpoint(behaviour));
+    const client = await connectHttp(endpoint.url);
+    const result = await client.callTool("echo", { text: "x" });
+    expect(result.content).toEqual([{ type: "text", text: "resumed" }]);
+    expect(behaviour.lastEventId).toBe("call-1");
+  });
+
   it("a stream that ends before its answer with no event id fails its request with DISCONNECTED", async () => {
     const endpoint = owned(
       await startEndpoint((request, res) => {

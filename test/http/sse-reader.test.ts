@@ -66,6 +66,32 @@ describe("readSse", () => {
     );
   });
 
+  it("keeps the id of an event without data, not that of an event cut off, however the bytes are split (SSE: last event ID buffer)", async () => {
+    // An id alone primes a stream (SEP-1699); "id" without a colon is an empty id; "idx" and "id " are other fields.
+    const cases: [string, string | undefined][] = [
+      ["id: prime\nretry: 10\n\n", "prime"],
+      ["id: 1\ndata: a\n\nid: 2\r\n\r\nidx: 3\nid : 4\n\n", "2"],
+      ["id: 1\r\rid\r\r", ""],
+      ["id: 1\n\nid: 2\ndata: cut", "1"],
+      ["data: a\n\n", undefined],
+    ];
+    for (const [text, expected] of cases) {
+      const bytes = Buffer.from(text);
+      expect((await read([bytes])).progress.lastEventId).toBe(expected);
+      await fc.assert(
+        fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 8 }), async (cuts) => {
+          const parts: Uint8Array[] = [];
+          let start = 0;
+          for (const cut of [...cuts].sort((a, b) => a - b).concat(bytes.length)) {
+            parts.push(bytes.subarray(start, cut));
+            start = cut;
+          }
+          expect((await read(parts)).progress.lastEventId).toBe(expected);
+        }),
+      );
+    }
+  });
+
   it("ignores one leading byte order mark, however the chunks cut it", async () => {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("data: a\n\n")]);
     for (let cut = 0; cut <= 4; cut++) {

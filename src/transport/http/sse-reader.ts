@@ -6,7 +6,8 @@
  * - the byte ceiling per event, kept while reading: the parser's buffer is capped, so an event
  *   that never ends cannot grow memory past `maxEventBytes`, and each event is measured exactly;
  * - every chunk reported as activity (for the read-stall ceiling);
- * - the last event id and the server's `retry` field kept for resumption;
+ * - the last event id (an event of an id alone counts too: sse-last-event-id.ts) and the server's
+ *   `retry` field kept for resumption;
  * - an event cut off by the end of the stream is not delivered (as the SSE standard says).
  */
 import { StringDecoder } from "node:string_decoder";
@@ -15,6 +16,7 @@ import type { EventSourceMessage, ParseError } from "eventsource-parser";
 import type { McpTransportError } from "../../errors.js";
 import type { HttpResponse } from "./http-client.js";
 import { messageTooLarge } from "../limits.js";
+import { LastEventIdTracker } from "./sse-last-event-id.js";
 
 export interface SseEvent {
   /** The event's `id`, when it had one. */
@@ -74,7 +76,6 @@ export async function readSse(
     maxBufferSize: options.maxEventBytes,
     onEvent(message: EventSourceMessage) {
       if (failure) return;
-      if (message.id !== undefined) progress.lastEventId = message.id;
       if (message.data.length * 3 > options.maxEventBytes && Buffer.byteLength(message.data, "utf8") > options.maxEventBytes) {
         failure = messageTooLarge(options.maxEventBytes, "received", options.transportName);
         return;
@@ -99,6 +100,9 @@ export async function readSse(
   // A StringDecoder rather than a TextDecoder: the same UTF-8 decoding (a character cut between
   // chunks is carried over, invalid bytes become U+FFFD), without a converter to open per stream.
   const decoder = new StringDecoder("utf8");
+  // The last event id, kept beside the parser, which drops an event of an id alone (sse-last-event-id.ts).
+  const ids = new LastEventIdTracker();
+  ids.lastEventId = progress.lastEventId;
   let bomChecked = false;
   const feed = (text: string) => {
     if (text === "") return;
@@ -108,6 +112,9 @@ export async function readSse(
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     parser.feed(text);
+    if (failure) return;
+    ids.scan(text);
+    if (ids.lastEventId !== undefined) progress.lastEventId = ids.lastEventId;
   };
   await response.read((chunk) => {
     options.onActivity?.();
