@@ -74,6 +74,21 @@ describe("a proxy URL's credentials", () => {
     expect(route.url.href).toBe("http://proxy.example:3128/");
   });
 
+  it("with a broken percent escape are refused with a TypeError naming where, without repeating them", () => {
+    for (const value of ["http://ada%zz:hunter2@proxy.example:3128", "http://ada:hunter2%@proxy.example:3128"]) {
+      let error: unknown;
+      try {
+        proxyRoute(value, 'test: "proxy"');
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/^test: "proxy" has a user name or password that is not valid percent-encoding/);
+      expect((error as Error).message).not.toContain("hunter2");
+    }
+    expect(() => proxyRules(undefined, "test:", { HTTPS_PROXY: "http://a%zz:b@p:1" })).toThrow(/environment variable HTTPS_PROXY has a user name or password/);
+  });
+
   it("a user name alone is sent with an empty password", () => {
     expect(proxyRoute("http://token@proxy.example", "t").authorization).toBe(`Basic ${Buffer.from("token:").toString("base64")}`);
   });

@@ -91,10 +91,20 @@ export function proxyRoute(value: string | URL, where: string): ProxyRoute {
     throw new TypeError(`${where} must be an http: or https: URL (a forward proxy that takes CONNECT), got ${url.protocol}`);
   }
   if (url.hostname === "") throw new TypeError(`${where} has no host; give the proxy as http://host:port`);
-  const authorization =
-    url.username === "" ? undefined : `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+  const authorization = url.username === "" ? undefined : `Basic ${Buffer.from(`${credential(url.username, where)}:${credential(url.password, where)}`).toString("base64")}`;
   const bare = new URL(url.origin);
   return { url: bare, shown: bare.origin, authorization };
+}
+
+/** A user name or password of a proxy URL, percent-decoded; a broken escape (`%zz`) is a TypeError naming `where`, never the value. */
+function credential(encoded: string, where: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new TypeError(
+      `${where} has a user name or password that is not valid percent-encoding; write each "%" in them as %25 (and "@" as %40, ":" as %3A)`,
+    );
+  }
 }
 
 /**
