@@ -217,6 +217,21 @@ describe("resumption", () => {
     await expect(client.ping()).resolves.toBeUndefined();
   });
 
+  it("a stream whose server reset its event id (an empty id) is not resumed with an empty Last-Event-ID, and fails DISCONNECTED", async () => {
+    const endpoint = owned(
+      await startEndpoint((request, res) => {
+        if (request.body?.method !== "tools/call") return false;
+        res.writeHead(200, { "content-type": "text/event-stream" }).end("id: e1\ndata: \n\nid:\nretry: 10\ndata: \n\n");
+        return true;
+      }),
+    );
+    const client = await connectHttp(endpoint.url);
+    const error = await failure(client.callTool("echo", { text: "x" }));
+    expect(error.reason).toBe("DISCONNECTED");
+    expect(error.message).toContain("gave no event id");
+    expect(endpoint.requests.filter((request) => request.headers["last-event-id"] !== undefined)).toHaveLength(0);
+  });
+
   it("a stream that is resumed and dropped again and again gives up within its budget", async () => {
     let gets = 0;
     const endpoint = owned(

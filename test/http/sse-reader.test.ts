@@ -67,11 +67,13 @@ describe("readSse", () => {
   });
 
   it("keeps the id of an event without data, not that of an event cut off, however the bytes are split (SSE: last event ID buffer)", async () => {
-    // An id alone primes a stream (SEP-1699); "id" without a colon is an empty id; "idx" and "id " are other fields.
+    // An id alone primes a stream (SEP-1699); an empty id ("id:", or "id" without a colon) leaves none to
+    // resume from, so no Last-Event-ID is sent; "idx" and "id " are other fields.
     const cases: [string, string | undefined][] = [
       ["id: prime\nretry: 10\n\n", "prime"],
       ["id: 1\ndata: a\n\nid: 2\r\n\r\nidx: 3\nid : 4\n\n", "2"],
-      ["id: 1\r\rid\r\r", ""],
+      ["id: 1\r\rid\r\r", undefined],
+      ["id: 1\ndata: a\n\nid:\ndata: b\n\n", undefined],
       ["id: 1\n\nid: 2\ndata: cut", "1"],
       ["data: a\n\n", undefined],
     ];

@@ -41,7 +41,7 @@ export interface SseReadOptions {
 
 /** What the reader knows when the body ends or fails. */
 export interface SseProgress {
-  /** The id of the last event that had one: the `Last-Event-ID` to resume from. */
+  /** The id of the last event that had one: the `Last-Event-ID` to resume from; none after an empty id. */
   lastEventId?: string;
   /** The last `retry` the server asked for, in ms. */
   retryMs?: number;
@@ -114,7 +114,9 @@ export async function readSse(
     parser.feed(text);
     if (failure) return;
     ids.scan(text);
-    if (ids.lastEventId !== undefined) progress.lastEventId = ids.lastEventId;
+    // An empty id resets it: nothing is left to resume from, and the SSE standard then sends no Last-Event-ID.
+    if (ids.lastEventId === "") delete progress.lastEventId;
+    else if (ids.lastEventId !== undefined) progress.lastEventId = ids.lastEventId;
   };
   await response.read((chunk) => {
     options.onActivity?.();
