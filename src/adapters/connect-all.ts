@@ -6,7 +6,7 @@
  * reported by name with its error. Tools of all servers are listed under names prefixed by the
  * server's name, unique across servers; one `close()` closes every connection.
  */
-import { McpClient, type ClientOptions, type CallOptions } from "../client/client.js";
+import { CLIENT_OPTION_NAMES, McpClient, type ClientOptions, type CallOptions } from "../client/client.js";
 import { readServersFile, type ServersFile } from "../config/mcp-servers-file.js";
 import type { McpServerConfig } from "../config/server-config.js";
 import { transportFor } from "../config/transport-for.js";
@@ -14,7 +14,7 @@ import { McpTransportError } from "../errors.js";
 import { LIMIT_NAMES, resolveLimits, type Limits } from "../transport/limits.js";
 import type { McpTransport } from "../transport/transport.js";
 import type { CallToolResult } from "../protocol/schemas.js";
-import { didYouMean } from "../util/option-names.js";
+import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 import {
   checkLayeredSettings,
   callOptionsFor,
@@ -44,6 +44,12 @@ export interface ConnectAllOptions {
    */
   calls?: LayeredToolCallSettings;
 }
+
+/** Every option `connectAll` takes; any other key is refused. */
+const CONNECT_ALL_OPTION_NAMES = ["client", "signal", "env", "transportFor", "calls"] as const satisfies readonly (keyof ConnectAllOptions)[];
+
+/** What `options.client` takes: the client's options but `signal`, which is `connectAll`'s own. */
+const SHARED_CLIENT_OPTION_NAMES: readonly string[] = CLIENT_OPTION_NAMES.filter((name) => name !== "signal");
 
 export interface ListAllToolsOptions extends ToolNamingOptions, Pick<CallOptions, "signal" | "timeoutMs"> {
   /** Put each server's name before its tools' names. @default true */
@@ -87,6 +93,7 @@ export interface ConnectedServers extends AsyncDisposable {
  * rejects only when the file cannot be read or `signal` aborts.
  */
 export async function connectAll(config: string | ServersFile, options: ConnectAllOptions = {}): Promise<ConnectedServers> {
+  checkConnectAllOptions(options);
   const signal = options.signal;
   if (signal?.aborted) throw abortReason(signal);
   // Ceilings given for all servers are the caller's mistake, not one server's failure: refuse them here.
@@ -139,6 +146,39 @@ function asStartFailure(name: string, error: unknown): McpTransportError {
   if (error instanceof McpTransportError) return error;
   const why = error instanceof Error ? `: ${error.message}` : "";
   return new McpTransportError("UNAVAILABLE", `server "${name}" could not be started${why}`, { cause: error });
+}
+
+/**
+ * Refuses a key nobody reads, here, before any server starts: given to each client, an unknown
+ * `client` key would fail every server as if it could not start, and an unknown top-level key
+ * would be dropped.
+ */
+function checkConnectAllOptions(options: ConnectAllOptions): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError("connectAll(): options must be an object");
+  }
+  const unknown = firstUnknownKey(options, CONNECT_ALL_OPTION_NAMES);
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `connectAll(): unknown option "${unknown}"${didYouMean(unknown, CONNECT_ALL_OPTION_NAMES)}; the options are ${CONNECT_ALL_OPTION_NAMES.join(", ")}` +
+        (SHARED_CLIENT_OPTION_NAMES.includes(unknown) ? ` (client options such as "${unknown}" go in options.client)` : ""),
+    );
+  }
+  const client: unknown = options.client;
+  if (client === undefined) return;
+  if (typeof client !== "object" || client === null || Array.isArray(client)) {
+    throw new TypeError("connectAll(): options.client must be an object of client options");
+  }
+  if ("signal" in client) {
+    throw new TypeError('connectAll(): options.client cannot take "signal"; give it as connectAll\'s own options.signal');
+  }
+  const unknownClientKey = firstUnknownKey(client, SHARED_CLIENT_OPTION_NAMES);
+  if (unknownClientKey !== undefined) {
+    throw new TypeError(
+      `connectAll(): options.client has an unknown option "${unknownClientKey}"${didYouMean(unknownClientKey, SHARED_CLIENT_OPTION_NAMES)}; ` +
+        `the options are ${SHARED_CLIENT_OPTION_NAMES.join(", ")} (a server's transport options go in its declaration)`,
+    );
+  }
 }
 
 function checkServersFile(value: ServersFile): ServersFile {

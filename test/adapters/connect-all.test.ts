@@ -197,6 +197,24 @@ describe("connectAll", () => {
     await expect(connectAll(path, { signal: AbortSignal.abort(new Error("already")) })).rejects.toThrow("already");
   });
 
+  it("refuses an option nobody reads before any server starts, naming it, instead of dropping it or failing every server", async () => {
+    const path = await writeServers({ alpha: miniServer("alpha", ["echo"], marker) });
+    // A ceiling given at the top level would be dropped: it belongs in options.client.
+    await expect(connectAll(path, { timeoutMs: 1_000 } as never)).rejects.toThrow(
+      /connectAll\(\): unknown option "timeoutMs".*client options such as "timeoutMs" go in options\.client/,
+    );
+    await expect(connectAll(path, { calss: {} } as never)).rejects.toThrow('unknown option "calss" (did you mean "calls"?)');
+    // A typo among the client's options is the caller's mistake, not every server's failure to start.
+    await expect(connectAll(path, { client: { timeotMs: 5_000 } } as never)).rejects.toThrow(
+      'connectAll(): options.client has an unknown option "timeotMs" (did you mean "timeoutMs"?)',
+    );
+    await expect(connectAll(path, { client: { signal: AbortSignal.timeout(60_000) } } as never)).rejects.toThrow(
+      "give it as connectAll's own options.signal",
+    );
+    await expect(connectAll(path, { client: { timeout: 1 } } as never)).rejects.toBeInstanceOf(TypeError);
+    expect(await processesWith(marker)).toEqual([]);
+  });
+
   it("refuses a file it cannot read, naming it", async () => {
     await expect(connectAll(join(dir, "absent.json"))).rejects.toThrow("absent.json: cannot read the config file");
   });
