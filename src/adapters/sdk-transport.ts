@@ -22,7 +22,8 @@ import type {
   JsonRpcSuccess,
   RequestId,
 } from "../protocol/jsonrpc.js";
-import { resolveLimits, type Limits } from "../transport/limits.js";
+import { LIMIT_NAMES, resolveLimits, type Limits } from "../transport/limits.js";
+import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 import type { ConnectionEnding, McpConnection, McpTransport } from "../transport/transport.js";
 
 /**
@@ -69,6 +70,9 @@ export interface SdkTransportOptions {
   signal?: AbortSignal;
 }
 
+/** Every option `SdkTransport` takes; any other key is refused. */
+const SDK_TRANSPORT_OPTION_NAMES = ["limits", "signal"] as const satisfies readonly (keyof SdkTransportOptions)[];
+
 type State = "new" | "starting" | "open" | "closed";
 
 /** An mcpwire transport in the official SDK's `Transport` shape. Starts once, like the SDK's own. */
@@ -91,6 +95,7 @@ export class SdkTransport implements SdkTransportLike {
     readonly transport: McpTransport,
     private readonly options: SdkTransportOptions = {},
   ) {
+    checkOptions(options);
     this.limits = resolveLimits(options.limits, "SdkTransport options.limits");
   }
 
@@ -213,6 +218,31 @@ export class SdkTransport implements SdkTransportLike {
       const oldest = this.failedIds.values().next().value;
       if (oldest !== undefined) this.failedIds.delete(oldest);
     }
+  }
+}
+
+/** Refuses a key nobody would read (resolveLimits reads only the names it knows). */
+function checkOptions(options: SdkTransportOptions): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError("SdkTransport: options must be an object");
+  }
+  const unknown = firstUnknownKey(options, SDK_TRANSPORT_OPTION_NAMES);
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `SdkTransport: unknown option "${unknown}"${didYouMean(unknown, SDK_TRANSPORT_OPTION_NAMES)}; the options are ${SDK_TRANSPORT_OPTION_NAMES.join(", ")}` +
+        (LIMIT_NAMES.includes(unknown as keyof Limits) ? " (ceilings go in options.limits)" : ""),
+    );
+  }
+  const limits: unknown = options.limits;
+  if (limits === undefined) return;
+  if (typeof limits !== "object" || limits === null || Array.isArray(limits)) {
+    throw new TypeError(`SdkTransport: options.limits must be an object of ceilings (${LIMIT_NAMES.join(", ")})`);
+  }
+  const unknownLimit = firstUnknownKey(limits, LIMIT_NAMES);
+  if (unknownLimit !== undefined) {
+    throw new TypeError(
+      `SdkTransport: options.limits has an unknown ceiling "${unknownLimit}"${didYouMean(unknownLimit, LIMIT_NAMES)}; the ceilings are ${LIMIT_NAMES.join(", ")}`,
+    );
   }
 }
 

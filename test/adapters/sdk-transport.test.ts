@@ -180,6 +180,19 @@ describe("mcpwire/sdk: the official SDK's Client over an mcpwire transport", () 
     expect(closes).toBe(1);
   });
 
+  it("refuses an option nobody reads, naming it, instead of dropping it", () => {
+    const inner = contractServerTransport();
+    // A ceiling given beside limits, not in it, would leave the 16 MiB default in force.
+    expect(() => new SdkTransport(inner, { maxMessageBytes: 1_000 } as never)).toThrow(
+      'SdkTransport: unknown option "maxMessageBytes"; the options are limits, signal (ceilings go in options.limits)',
+    );
+    expect(() => new SdkTransport(inner, { limit: {} } as never)).toThrow('unknown option "limit" (did you mean "limits"?)');
+    expect(() => new SdkTransport(inner, { limits: { maxMessageByte: 1_000 } } as never)).toThrow(
+      'SdkTransport: options.limits has an unknown ceiling "maxMessageByte" (did you mean "maxMessageBytes"?)',
+    );
+    expect(() => new SdkTransport(inner, { limits: { maxMessageBytes: 1_000, readTimeoutMs: 5_000 }, signal: AbortSignal.timeout(60_000) })).not.toThrow();
+  });
+
   it("fails start() with the transport's own error when the server cannot start", async () => {
     const transport = new SdkTransport(
       new MemoryTransport({
