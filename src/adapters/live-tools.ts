@@ -49,6 +49,8 @@ interface Member {
 
 export class LiveAgentTools {
   private entries: ServerTool[] = [];
+  /** Every listed tool as last named, before the filter: the names a new listing keeps. */
+  private named: ServerTool[] = [];
   private fingerprint: string | undefined;
   private readonly failed = new Map<string, McpTransportError>();
   private refreshing: Promise<void> | undefined;
@@ -183,10 +185,13 @@ export class LiveAgentTools {
 
   private rename(): void {
     const listed = this.members.filter((member) => member.tools !== undefined);
+    // The tools named last time keep their names: the model may already have called them by it.
     const named = nameServerTools(
       listed.map((member) => ({ server: member.server(), client: member.client, tools: member.tools! })),
       { prefix: this.prefix, separator: this.options.separator },
+      this.named,
     );
+    this.named = named;
     const calls = new Map(listed.map((member) => [member.client, member.call]));
     const withCalls = named.map((entry) => {
       const call = calls.get(entry.client);

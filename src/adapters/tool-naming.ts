@@ -61,21 +61,49 @@ export function sanitizeToolName(name: string): string {
  * Names every tool of every list: sanitized, prefixed by its server when `prefix` is set, at most
  * `MAX_TOOL_NAME_LENGTH` long, and unique. Earlier lists and earlier tools keep the plain name;
  * a later clash gets `_2`, `_3`, ... so the result depends only on the order of the input.
+ *
+ * `kept` is an earlier naming of the same servers (a live set listing again): each tool still
+ * listed keeps the name it had, and only new tools are named, so a name an agent already knows
+ * never moves to another tool when a server earlier in the order gains a tool of that name.
  */
-export function nameServerTools(lists: readonly ServerToolList[], options: ToolNamingOptions = {}): ServerTool[] {
+export function nameServerTools(
+  lists: readonly ServerToolList[],
+  options: ToolNamingOptions = {},
+  kept: readonly ServerTool[] = [],
+): ServerTool[] {
   const separator = checkSeparator(options.separator);
   const taken = new Set<string>();
+  const stillListed = new Set(lists.flatMap((list) => list.tools.map((tool) => toolKey(list.server, tool.name))));
+  const keptNames = new Map<string, string>();
+  for (const entry of kept) {
+    const key = toolKey(entry.server, entry.tool.name);
+    if (!stillListed.has(key) || keptNames.has(key) || taken.has(entry.name)) continue;
+    keptNames.set(key, entry.name);
+    taken.add(entry.name);
+  }
   const named: ServerTool[] = [];
   for (const list of lists) {
     for (const tool of list.tools) {
-      const wanted = options.prefix
-        ? `${sanitizeToolName(list.server)}${separator}${sanitizeToolName(tool.name)}`
-        : sanitizeToolName(tool.name);
-      const name = claim(wanted, taken);
+      const key = toolKey(list.server, tool.name);
+      let name = keptNames.get(key);
+      if (name === undefined) {
+        const wanted = options.prefix
+          ? `${sanitizeToolName(list.server)}${separator}${sanitizeToolName(tool.name)}`
+          : sanitizeToolName(tool.name);
+        name = claim(wanted, taken);
+      } else {
+        // A tool listed twice: the first keeps the name, the second is named anew.
+        keptNames.delete(key);
+      }
       named.push({ name, server: list.server, tool, client: list.client });
     }
   }
   return named;
+}
+
+/** One tool of one server, as one string that no other pair of names gives. */
+function toolKey(server: string, toolName: string): string {
+  return JSON.stringify([server, toolName]);
 }
 
 /** The first free name of `wanted`, `wanted_2`, `wanted_3`, ..., each within the length limit. */

@@ -78,6 +78,22 @@ describe("live tool sets over the servers of connectAll", () => {
     expect({ north: north.lists(), south: south.lists() }).toEqual({ north: 1, south: 2 });
   });
 
+  it("keep the names of the others' tools: a name the model knows never moves to another server's tool", async () => {
+    const { servers, north, south } = await twoServers();
+    using set = await aiToolSet(servers, { prefix: false });
+    let changed = nextChange(set);
+    await south.addTool("shelve");
+    await changed;
+    expect(set.tools.shelve!.metadata).toMatchObject({ mcpServer: "south" });
+
+    // north, earlier in the file, now lists a tool of the same name: it is the one renamed.
+    changed = nextChange(set);
+    await north.addTool("shelve");
+    await changed;
+    expect(set.tools.shelve!.metadata).toMatchObject({ mcpServer: "south" });
+    expect(set.tools.shelve_2!.metadata).toMatchObject({ mcpServer: "north" });
+  });
+
   it("keep a server's tools when its listing fails, report it in failures, and clear it once it lists again", async () => {
     const { servers, south } = await twoServers();
     using set = await aiToolSet(servers);

@@ -33,6 +33,16 @@ describe("tool names for an agent", () => {
     expect(sanitizeToolName("")).toBe("_");
   });
 
+  it("named again with an earlier naming, keeps each tool's name and names only the new ones", () => {
+    const before = nameServerTools([list("north", "lookup"), list("south", "shelve", "gone")]);
+    const after = nameServerTools([list("north", "lookup", "shelve"), list("south", "shelve")], {}, before);
+    expect(after.map((tool) => [tool.server, tool.tool.name, tool.name])).toEqual([
+      ["north", "lookup", "lookup"],
+      ["north", "shelve", "shelve_2"],
+      ["south", "shelve", "shelve"],
+    ]);
+  });
+
   it("resolves clashes in list order: the first keeps the name, later ones get _2, _3", () => {
     const lists = [list("a.b", "echo"), list("a_b", "echo"), list("a b", "echo")];
     const names = nameServerTools(lists, { prefix: true }).map((tool) => tool.name);
