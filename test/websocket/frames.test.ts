@@ -51,6 +51,29 @@ describe("frames from the server", () => {
     expect((await server.connections[0]!.closed).code).toBe(1009);
   });
 
+  it("a message arriving in fragments for longer than readTimeoutMs is delivered: its bytes are not silence", async () => {
+    const readTimeoutMs = 1_000;
+    const server = await fixture();
+    const raw = await openRaw(new WebSocketTransport(server.url, { keepAlive: { intervalMs: 0 } }), { readTimeoutMs });
+    // A request waits, so the read-stall ceiling is armed.
+    await raw.connection.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "silent" } });
+    const text = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "x".repeat(4000) }] } });
+    const socket = await server.connection(0);
+    // A fragment every tenth of the ceiling, for twice the ceiling: never silent for long, never whole before it.
+    const started = Date.now();
+    let offset = 0;
+    while (Date.now() - started < 2 * readTimeoutMs) {
+      socket.sendFragment(text.slice(offset, offset + 100), false);
+      offset += 100;
+      await new Promise((resolve) => setTimeout(resolve, readTimeoutMs / 10));
+    }
+    socket.sendFragment(text.slice(offset), true);
+    await until(() => raw.messages.length === 1 || raw.failedRequests.length > 0);
+    expect(raw.failedRequests).toEqual([]);
+    expect(raw.messages[0]).toMatchObject({ id: 7 });
+    await raw.connection.close();
+  });
+
   it("a frame of exactly maxMessageBytes is delivered", async () => {
     const server = await fixture();
     const raw = await openRaw(new WebSocketTransport(server.url), { maxMessageBytes: 4096 });

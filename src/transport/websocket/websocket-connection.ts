@@ -7,6 +7,7 @@
  * `maxMessageBytes`, a ping left unanswered) is reported at once, and the socket follows within
  * the close deadline; `close()` resolves only once the socket is closed.
  */
+import type { Duplex } from "node:stream";
 import type { RawData, WebSocket } from "ws";
 import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
@@ -73,6 +74,8 @@ export class WebSocketConnection implements McpConnection {
     private readonly limits: Limits,
     keepAlive: KeepAliveSettings,
     private readonly closeTimeoutMs: number,
+    /** The stream under the socket, when known: any byte on it restarts the read-stall count. */
+    private readonly wire?: Duplex,
   ) {
     this.events = closedOnce(events);
     this.stall = new ReadStallWatch(limits.readTimeoutMs, PEER, (id, error) => events.requestFailed(id, error));
@@ -88,6 +91,8 @@ export class WebSocketConnection implements McpConnection {
           ),
         ),
     );
+    // readTimeoutMs bounds silence, and a large message arriving in slow fragments is not silence.
+    wire?.on("data", this.onBytes);
     socket.on("message", (data, isBinary) => this.onMessage(data, isBinary));
     socket.on("pong", () => this.keepAlive.pong());
     socket.on("ping", () => this.keepAlive.activity());
@@ -177,8 +182,11 @@ export class WebSocketConnection implements McpConnection {
     }
   }
 
+  private readonly onBytes = (): void => this.stall.activity();
+
   private onClose(code: number, reason: Buffer): void {
     clearTimeout(this.closeDeadline);
+    this.wire?.off("data", this.onBytes);
     this.closing = true;
     this.report({ error: this.failure ?? closedUnderUs(code, reason.toString("utf8")) });
     this.markReleased();

@@ -21,6 +21,7 @@
  * after a connection ended makes a new one (the client's reconnect does exactly that).
  */
 import type { ClientRequest, IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import type WebSocket from "ws";
 import type { ClientOptions } from "ws";
 import { McpTransportError } from "../../errors.js";
@@ -253,10 +254,13 @@ export class WebSocketTransport implements McpTransport {
             new McpTransportError("UNAVAILABLE", `${PEER} at ${this.shownUrl} closed the connection during the upgrade`),
         );
       };
+      // The stream under the WebSocket: its bytes, not only whole messages, show the server is not silent.
+      let wire: Duplex | undefined;
+      const onUpgrade = (response: IncomingMessage) => (wire = response.socket);
       const onOpen = () => {
         cleanUp();
         // Listeners are attached now, in this tick: frames that came with the upgrade answer are not lost.
-        resolve(new WebSocketConnection(socket, events, limits, this.keepAlive, this.closeTimeoutMs));
+        resolve(new WebSocketConnection(socket, events, limits, this.keepAlive, this.closeTimeoutMs, wire));
       };
       const cleanUp = () => {
         stop.removeEventListener("abort", onStop);
@@ -264,7 +268,9 @@ export class WebSocketTransport implements McpTransport {
         socket.off("error", onError);
         socket.off("close", onClose);
         socket.off("unexpected-response", onResponse);
+        socket.off("upgrade", onUpgrade);
       };
+      socket.on("upgrade", onUpgrade);
       socket.on("open", onOpen);
       socket.on("error", onError);
       socket.on("close", onClose);
