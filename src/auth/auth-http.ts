@@ -14,6 +14,7 @@ import { exchange, mediaTypeOf, readBoundedBody, type RedirectMode } from "../tr
 import type { HttpAccess } from "../transport/http/auth-provider.js";
 import { RequestAbort } from "../transport/http/request-abort.js";
 import type { AbortSignalLike } from "../util/abort.js";
+import { shownUrl } from "../util/shown-url.js";
 
 export interface AuthHttpRequest {
   method: "GET" | "POST";
@@ -39,10 +40,8 @@ export interface AuthHttpResponse {
   body: unknown;
 }
 
-/** The URL as messages show it: origin and path, never a query (it may carry a code or a state). */
-export function shownUrl(url: URL): string {
-  return `${url.origin}${url.pathname}`;
-}
+// The URL as messages show it: never a query (it may carry a code or a state).
+export { shownUrl };
 
 export async function authRequest(access: HttpAccess, request: AuthHttpRequest): Promise<AuthHttpResponse> {
   const headers: Record<string, string> = { accept: "application/json", ...request.headers };

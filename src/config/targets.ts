@@ -24,7 +24,7 @@ import { splitCommandLine } from "./shell-words.js";
 import { buildTransport } from "./transport-for.js";
 import { checkTransportOptions, type TransportOptions } from "./transport-options.js";
 import { looksLikeUrl, transportForUrl } from "./url-kind.js";
-import { safeUrl } from "./safe-url.js";
+import { shownUrl } from "../util/shown-url.js";
 
 /** An endpoint given by URL, with what a remote declaration may add (see `McpServerConfig`). */
 export type UrlTarget = { url: string } & Pick<
@@ -55,7 +55,7 @@ export function configForString(target: string): McpServerConfig {
   const text = target.trim();
   if (looksLikeUrl(text)) {
     const url = new URL(text);
-    return parseServerConfig({ name: url.host, transport: transportForUrl(text), url: text }, `target ${JSON.stringify(safeUrl(text))}`);
+    return parseServerConfig({ name: url.host, transport: transportForUrl(text), url: text }, `target ${JSON.stringify(shownUrl(text))}`);
   }
   const [command, ...args] = splitCommandLine(text);
   return { name: command!, transport: "stdio", command: command!, args };
@@ -94,7 +94,7 @@ export function resolveTarget(
   if ("url" in target) {
     const { url, ...rest } = target as UrlTarget;
     if (typeof url !== "string") throw new ConfigError(`connect(): "url" must be a string`);
-    return build(parseServerConfig({ name: hostOf(url), transport: transportForUrl(url), url, ...rest }, `target ${JSON.stringify(safeUrl(url))}`));
+    return build(parseServerConfig({ name: hostOf(url), transport: transportForUrl(url), url, ...rest }, `target ${JSON.stringify(shownUrl(url))}`));
   }
   if (typeof (target as InProcessServer).connect === "function") {
     checkTransportOptions(options, { transport: "memory", description: "an in-process server (memory)", readyMade: true }, where, otherNames);

@@ -20,7 +20,7 @@ import { ConfigError, readRegisteredConfig, type McpServerConfig } from "./serve
 import { registeredTransport, unknownTransport } from "./transport-registry.js";
 import { declaredAuth } from "./declared-auth.js";
 import { TRANSPORT_OPTION_NAMES, checkTransportOptions, type TransportOptions } from "./transport-options.js";
-import { safeUrl } from "./safe-url.js";
+import { shownUrl } from "../util/shown-url.js";
 
 /** The former name of `TransportOptions`, kept for code written against it. */
 export type TransportExtras = TransportOptions;
@@ -95,7 +95,7 @@ function settingsFor(config: McpServerConfig, options: TransportOptions): Transp
 }
 
 function describeConfig(config: McpServerConfig): string {
-  if (config.transport !== "stdio") return `the ${config.transport} endpoint ${safeUrl(config.url!)}`;
+  if (config.transport !== "stdio") return `the ${config.transport} endpoint ${shownUrl(config.url!)}`;
   const line = [config.command!, ...(config.args ?? [])].map((word) => (/[\s"'\\]/.test(word) ? JSON.stringify(word) : word)).join(" ");
   return `the command line ${line.length > 120 ? `${line.slice(0, 119)}…` : line} (stdio)`;
 }

@@ -23,6 +23,7 @@ import { abortReason, delay } from "../../util/abort.js";
 import { backoffDelay, type BackoffSchedule } from "./backoff.js";
 import { asBuffer } from "../common/bytes.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
+import { shownUrl } from "../../util/shown-url.js";
 
 export type RedirectMode = "same-origin" | "none";
 
@@ -234,7 +235,7 @@ export function decideRedirect(
  * transport's description leaves them out of the endpoint; "?…" says a query was there.
  */
 function namedTarget(target: URL): string {
-  return `${target.origin}${target.pathname}${target.search === "" ? "" : "?…"}`;
+  return `${shownUrl(target)}${target.search === "" ? "" : "?…"}`;
 }
 
 /** The failures of `exchange` that mean the endpoint could not be reached at all. */

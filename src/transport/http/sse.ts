@@ -22,6 +22,7 @@ import {
 } from "./http-options.js";
 import { SSE_KIND, SseConnection } from "./sse-connection.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions } from "../transport.js";
+import { shownUrl } from "../../util/shown-url.js";
 
 /**
  * `headers` go on the GET of the stream and on every POST; the transport's own (`Accept`,
@@ -45,7 +46,7 @@ export class SseTransport implements McpTransport {
     this.url = checkEndpointUrl(url, "SseTransport", "https://example.com/sse");
     this.options = resolveHttpOptions(options, "SseTransport", SSE_OPTION_NAMES);
     // Only scheme, host and path: a query string may carry a token.
-    this.description = `${SSE_KIND}: ${this.url.origin}${this.url.pathname}`;
+    this.description = `${SSE_KIND}: ${shownUrl(this.url)}`;
   }
 
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {

@@ -73,6 +73,7 @@ import { DELETE_TIMEOUT_MS, HttpSession, deleteSession } from "./http-session.js
 import { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF, reopenEventStream } from "./stream-reopen.js";
 import { checkOutgoingSize, describeValue, type Limits } from "../limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
+import { shownUrl } from "../../util/shown-url.js";
 
 export type { HeadersOption } from "./http-options.js";
 
@@ -114,7 +115,7 @@ export class StreamableHttpTransport implements McpTransport {
     this.url = checkEndpointUrl(url, "StreamableHttpTransport", "https://example.com/mcp");
     this.options = { ...resolveHttpOptions(options, "StreamableHttpTransport", STREAMABLE_HTTP_OPTION_NAMES), listen: checkListen(options.listen) };
     // Only scheme, host and path: a query string may carry a token.
-    this.description = `${KIND}: ${this.url.origin}${this.url.pathname}`;
+    this.description = `${KIND}: ${shownUrl(this.url)}`;
   }
 
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {

@@ -37,6 +37,7 @@ import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rule
 import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
 import { connectFailure } from "../net/network-failures.js";
 import { tunnelConnection } from "./tunnel-connection.js";
+import { shownUrl } from "../../util/shown-url.js";
 
 export {
   DEFAULT_KEEPALIVE_INTERVAL_MS,
@@ -150,7 +151,7 @@ export class WebSocketTransport implements McpTransport {
     checkOptionKeys(options);
     this.url = target.href;
     // No userinfo and no query in what is shown: either may carry a credential.
-    this.shownUrl = `${target.protocol}//${target.host}${target.pathname}`;
+    this.shownUrl = shownUrl(target);
     this.description = `${KIND}: ${this.shownUrl}`;
     this.headers = typeof options.headers === "function" ? options.headers : checkHeaders(options.headers, "options.headers");
     this.keepAlive = resolveKeepAlive(options.keepAlive, "WebSocketTransport options");
