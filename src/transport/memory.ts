@@ -3,22 +3,25 @@
  *
  * Messages are copied through their JSON text (so a mutation after `send` never reaches the
  * peer, and the byte ceiling is measured as it would be on a wire), delivered asynchronously and
- * in order, and the pair is closed once, from either side.
+ * in order, and the pair is closed once, from either side. What the server end sends in one
+ * `send` is one message on the wire: an array is a JSON-RPC batch, read as any wire reads one
+ * (`common/incoming-batches.ts`).
  *
  * The server end has the shape of the official SDK's `Transport` (start, send, close,
  * onmessage, onclose, onerror), so an SDK server object can `connect()` to it directly.
  */
 import { McpTransportError } from "../errors.js";
-import { toMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import type { JsonRpcMessage, RequestId } from "../protocol/jsonrpc.js";
+import { IncomingBatches } from "./common/incoming-batches.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { abortReason } from "../util/abort.js";
 import { isOverBytes, messageTooLarge } from "./limits.js";
-import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext } from "./transport.js";
+import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "./transport.js";
 
 /** The server's end of a pair, in the official SDK's Transport shape. */
 export interface MemoryServerEnd {
   // Method syntax on purpose: the SDK's own message type is wider than ours, and what the server
-  // sends is checked on arrival (toMessage) like anything read from a wire.
+  // sends is checked on arrival (IncomingBatches) like anything read from a wire.
   onmessage?(message: JsonRpcMessage): void;
   onclose?(): void;
   onerror?(error: Error): void;
@@ -44,6 +47,8 @@ class MemoryLink {
   private closedByClient = false;
   private stall: ReadStallWatch | undefined;
   private limitBytes = Number.MAX_SAFE_INTEGER;
+  /** Whether the server end may send a JSON-RPC batch (an array) as one message (2025-03-26). */
+  private readonly batches = new IncomingBatches();
   private markEnded!: () => void;
   /** Settles once the client has been told that the link ended. */
   readonly ended = new Promise<void>((resolve) => (this.markEnded = resolve));
@@ -91,24 +96,32 @@ class MemoryLink {
     this.stall?.forget(id);
   }
 
+  follow(rules: WireRules | undefined): void {
+    this.batches.follow(rules);
+  }
+
   private deliverToClient(text: string): void {
     if (this.closed) return;
     if (isOverBytes(text, this.limitBytes)) {
       this.fail(messageTooLarge(this.limitBytes, "received", KIND));
       return;
     }
-    let message: JsonRpcMessage;
+    let messages: JsonRpcMessage[];
     try {
-      message = toMessage(JSON.parse(text));
+      messages = this.batches.read(text);
     } catch (error) {
       this.fail(error as McpTransportError);
       return;
     }
-    if (this.clientQueue) this.clientQueue.push(message);
-    else this.receive(message);
+    for (const message of messages) {
+      if (this.clientQueue) this.clientQueue.push(message);
+      else this.receive(message);
+    }
   }
 
   private receive(message: JsonRpcMessage): void {
+    // A message of a batch may have ended the link (a handler closing it).
+    if (this.closed) return;
     this.stall?.received(message);
     this.clientEvents?.message(message);
   }
@@ -173,6 +186,7 @@ export class MemoryTransport implements McpTransport {
     return {
       send: (message, context) => link.sendFromClient(message, context),
       abandon: (id) => link.forget(id),
+      setProtocolVersion: (_revision, rules) => link.follow(rules),
       close: () => {
         link.end(true);
         return link.ended;

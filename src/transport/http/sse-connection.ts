@@ -16,7 +16,7 @@
  */
 import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
-import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { abortReason } from "../../util/abort.js";
 import { UserWaits, deadlineAfterLogins } from "../../util/user-waits.js";
 import { disconnected } from "./disconnected.js";
@@ -29,8 +29,9 @@ import { RequestAbort } from "./request-abort.js";
 import { ReadStallWatch } from "../common/read-stall.js";
 import { isMessageEvent, readSse, type SseEvent } from "./sse-reader.js";
 import { checkOutgoingSize, type Limits } from "../limits.js";
-import type { ConnectionEvents, McpConnection, SendContext } from "../transport.js";
+import type { ConnectionEvents, McpConnection, SendContext, WireRules } from "../transport.js";
 import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
+import { IncomingBatches } from "../common/incoming-batches.js";
 
 export const SSE_KIND = "sse";
 
@@ -50,6 +51,11 @@ export class SseConnection implements McpConnection {
   private readonly posts = new IdTable<RequestAbort>();
   private readonly controllers = new IdTable<RequestAbort>();
   private readonly stall: ReadStallWatch;
+  /**
+   * Whether a `message` event may hold a JSON-RPC batch: this wire is the fallback for 2024-11-05
+   * servers, but the handshake over it settles any revision the server answers, 2025-03-26 too.
+   */
+  private readonly batches = new IncomingBatches();
   private reading: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   /** Settles the opening: the endpoint arrived, or the stream ended first. */
@@ -184,6 +190,10 @@ export class SseConnection implements McpConnection {
     this.stall.forget(id);
   }
 
+  setProtocolVersion(_revision: string, rules?: WireRules): void {
+    this.batches.follow(rules);
+  }
+
   close(): Promise<void> {
     this.closing ??= this.closeOnce();
     return this.closing;
@@ -236,9 +246,10 @@ export class SseConnection implements McpConnection {
       throw new McpTransportError("PROTOCOL", `the server sent a message on ${STREAM} before its endpoint event`);
     }
     // Not JSON-RPC: the message is lost to everyone, so the connection fails closed.
-    const message = parseMessage(event.data);
-    this.stall.received(message);
-    if (this.state === "open") this.events.message(message);
+    for (const message of this.batches.read(event.data)) {
+      this.stall.received(message);
+      if (this.state === "open") this.events.message(message);
+    }
   }
 
   private onEndpoint(data: string, base: URL): void {

@@ -29,7 +29,6 @@ import { McpTransportError } from "../../errors.js";
 import {
   isResponse,
   serializeMessage,
-  parseMessages,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
@@ -68,6 +67,7 @@ import { RequestAbort, type AbortSignalLike } from "./request-abort.js";
 import { StreamStallWatch, type WatchedStream } from "../common/stream-stall-watch.js";
 import { isMessageEvent, readSse, type SseEvent, type SseProgress } from "./sse-reader.js";
 import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
+import { IncomingBatches } from "../common/incoming-batches.js";
 import { ServerEventStream } from "./event-stream.js";
 import { DELETE_TIMEOUT_MS, HttpSession, deleteSession } from "./http-session.js";
 import { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF, reopenEventStream } from "./stream-reopen.js";
@@ -159,7 +159,7 @@ class StreamableHttpConnection implements McpConnection {
   private readonly session = new HttpSession();
   private readonly events: EventsClosedOnce;
   /** Whether the server may answer with JSON-RPC batches, as the protocol layer said. */
-  private acceptsBatches = false;
+  private readonly batches = new IncomingBatches();
   private readonly requests = new IdTable<RequestExchange>();
   private readonly controllers = new IdTable<RequestAbort>();
   /** The GET stream of server-initiated messages. */
@@ -202,7 +202,7 @@ class StreamableHttpConnection implements McpConnection {
 
   setProtocolVersion(revision: string, rules?: WireRules): void {
     this.session.revision = revision;
-    this.acceptsBatches = rules?.acceptsBatches ?? false;
+    this.batches.follow(rules);
   }
 
   send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
@@ -589,7 +589,7 @@ class StreamableHttpConnection implements McpConnection {
   }
 
   private parse(text: string): JsonRpcMessage[] {
-    return parseMessages(text, this.acceptsBatches);
+    return this.batches.read(text);
   }
 
   private newController(): RequestAbort {

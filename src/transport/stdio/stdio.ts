@@ -16,9 +16,10 @@
  */
 import { statSync } from "node:fs";
 import { McpTransportError } from "../../errors.js";
-import { parseMessage, parseMessages, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { abortReason } from "../../util/abort.js";
 import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
+import { IncomingBatches } from "../common/incoming-batches.js";
 import { checkEnv, checkEnvAllow, childEnv, defaultEnvAllow } from "./child-env.js";
 import { LineFramer } from "./line-framer.js";
 import {
@@ -315,11 +316,10 @@ class StdioConnection implements McpConnection {
   /** What goes to the child's stdin: the lines of each turn, written together at its end. */
   private readonly lines: TurnBatch | undefined;
   /**
-   * The server negotiated 2025-03-26, whose stdio transport lets it write a JSON-RPC batch as one
-   * line ("Messages may be ... a JSON-RPC batch"), and whose clients "MUST support receiving
-   * JSON-RPC batches" (basic, "Batching"). Every other revision has no batches.
+   * Whether the server may write a JSON-RPC batch as one line (2025-03-26: "Messages may be ... a
+   * JSON-RPC batch"): the rule every wire follows, in `common/incoming-batches.ts`.
    */
-  private acceptsBatches = false;
+  private readonly batches = new IncomingBatches();
 
   constructor(
     readonly tree: ProcessTree,
@@ -411,7 +411,7 @@ class StdioConnection implements McpConnection {
   }
 
   setProtocolVersion(_revision: string, rules?: WireRules): void {
-    this.acceptsBatches = rules?.acceptsBatches ?? false;
+    this.batches.follow(rules);
   }
 
   abandon(id: RequestId): void {
@@ -457,7 +457,7 @@ class StdioConnection implements McpConnection {
         throw new McpTransportError("PROTOCOL", "received a line that is not valid UTF-8 on the server process's stdout");
       }
       // Only a 2025-03-26 server reads the batch path; the common one stays a single parse.
-      if (this.acceptsBatches) [message, ...batch] = parseMessages(line, true) as [JsonRpcMessage, ...JsonRpcMessage[]];
+      if (this.batches.accepted) [message, ...batch] = this.batches.read(line) as [JsonRpcMessage, ...JsonRpcMessage[]];
       else message = parseMessage(line);
     } catch (error) {
       if (this.settings.skipNonProtocol) {

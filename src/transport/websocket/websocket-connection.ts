@@ -11,12 +11,13 @@ import type { Duplex } from "node:stream";
 import type { RawData, WebSocket } from "ws";
 import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
-import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { PingKeepAlive, type KeepAliveSettings } from "./ping-keepalive.js";
 import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
+import { IncomingBatches } from "../common/incoming-batches.js";
 import { ReadStallWatch } from "../common/read-stall.js";
 import { isOverBytes, messageTooLarge, type Limits } from "../limits.js";
-import type { ConnectionEnding, ConnectionEvents, McpConnection, SendContext } from "../transport.js";
+import type { ConnectionEnding, ConnectionEvents, McpConnection, SendContext, WireRules } from "../transport.js";
 
 /** `WebSocket.readyState` values (RFC 6455 / the WHATWG API), without loading `ws` to name them. */
 const OPEN = 1;
@@ -64,6 +65,8 @@ export class WebSocketConnection implements McpConnection {
   private nextSend = 1;
   private readonly stall: ReadStallWatch;
   private readonly keepAlive: PingKeepAlive;
+  /** Whether a text frame may hold a JSON-RPC batch (revision 2025-03-26), as the era said. */
+  private readonly batches = new IncomingBatches();
   private markReleased!: () => void;
   /** Settles once the socket is closed. */
   private readonly released = new Promise<void>((resolve) => (this.markReleased = resolve));
@@ -132,6 +135,10 @@ export class WebSocketConnection implements McpConnection {
     this.stall.forget(id);
   }
 
+  setProtocolVersion(_revision: string, rules?: WireRules): void {
+    this.batches.follow(rules);
+  }
+
   close(): Promise<void> {
     this.report({});
     this.shutdown(CLOSE_NORMAL);
@@ -151,15 +158,19 @@ export class WebSocketConnection implements McpConnection {
       );
       return;
     }
-    let message: JsonRpcMessage;
+    let messages: JsonRpcMessage[];
     try {
-      message = parseMessage(textOf(data));
+      messages = this.batches.read(textOf(data));
     } catch (error) {
       this.fail(error as McpTransportError, CLOSE_POLICY_VIOLATION);
       return;
     }
-    this.stall.received(message);
-    this.events.message(message);
+    for (const message of messages) {
+      // A message of a batch may have ended the connection (a handler closing it).
+      if (this.closing) return;
+      this.stall.received(message);
+      this.events.message(message);
+    }
   }
 
   /** ws reports an error once; for a bad frame it has already started the close handshake itself. */
