@@ -2,7 +2,8 @@
  * An open WebSocket connection: one JSON-RPC message per text frame, the byte ceiling on each
  * frame, how the server closing or dropping the socket is reported, writes, close() and re-open.
  */
-import { describe, expect, it } from "vitest";
+import { performance } from "node:perf_hooks";
+import { describe, expect, it, vi } from "vitest";
 import { WebSocketCloseError, WebSocketTransport } from "../../src/index.js";
 import { closedAfterEach, failure, openRaw, PING_REQUEST, until } from "./helpers.js";
 
@@ -55,20 +56,32 @@ describe("frames from the server", () => {
     const readTimeoutMs = 1_000;
     const server = await fixture();
     const raw = await openRaw(new WebSocketTransport(server.url, { keepAlive: { intervalMs: 0 } }), { readTimeoutMs });
-    // A request waits, so the read-stall ceiling is armed.
-    await raw.connection.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "silent" } });
-    const text = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "x".repeat(4000) }] } });
     const socket = await server.connection(0);
-    // A fragment every tenth of the ceiling, for twice the ceiling: never silent for long, never whole before it.
-    const started = Date.now();
-    let offset = 0;
-    while (Date.now() - started < 2 * readTimeoutMs) {
-      socket.sendFragment(text.slice(offset, offset + 100), false);
-      offset += 100;
-      await new Promise((resolve) => setTimeout(resolve, readTimeoutMs / 10));
+    const text = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "x".repeat(4000) }] } });
+    const fragments = Array.from({ length: 8 }, (_, i) => text.slice(i * 100, (i + 1) * 100));
+    // The read-stall clock is the test's own: it moves only when the test moves it, after the
+    // client has read what came before, so a stalled or busy process cannot change the outcome.
+    // (The watch reads node:perf_hooks' performance.now(), which follows the fake Date here.)
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => Date.now());
+    try {
+      // A request waits, so the read-stall ceiling is armed.
+      await raw.connection.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "silent" } });
+      // Eight fragments, each followed by 60% of the ceiling: 4.8 ceilings of reading, never a whole one of silence.
+      for (const fragment of fragments) {
+        socket.sendFragment(fragment, false);
+        // Read by the client before the clock moves. (The ping that tells so is a byte from the
+        // server too: this proves that bytes restart the count, fragments and pings alike.)
+        await socket.roundTrip();
+        vi.advanceTimersByTime(readTimeoutMs * 0.6);
+        expect(raw.failedRequests).toEqual([]);
+      }
+    } finally {
+      clock.mockRestore();
+      vi.useRealTimers();
     }
-    socket.sendFragment(text.slice(offset), true);
-    await until(() => raw.messages.length === 1 || raw.failedRequests.length > 0);
+    socket.sendFragment(text.slice(fragments.join("").length), true);
+    await until(() => raw.messages.length + raw.failedRequests.length > 0);
     expect(raw.failedRequests).toEqual([]);
     expect(raw.messages[0]).toMatchObject({ id: 7 });
     await raw.connection.close();
