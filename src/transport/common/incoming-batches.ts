@@ -14,24 +14,22 @@ import { parseMessages, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { WireRules } from "../transport.js";
 
 export class IncomingBatches {
-  private acceptsBatches = false;
-
   /**
-   * Whether the server may send batches on this connection. A wire where every message is on the
-   * hot path (stdio) tests this first and reads a lone message with `parseMessage`, which is the
-   * same rule without the array of one.
+   * Whether the server may send batches on this connection; set by `follow` only. A wire where
+   * every message is on the hot path (stdio) tests this first and reads a lone message with
+   * `parseMessage`, which is the same rule without the array of one. A field, not a getter: on
+   * stdio it is read for every line, and a getter would be one more function on each call's path
+   * for V8 to compile (bench/RESULTS.md, `npm run bench:call-path`).
    */
-  get accepted(): boolean {
-    return this.acceptsBatches;
-  }
+  accepted = false;
 
   /** The rules the era settled for this connection (`McpConnection.setProtocolVersion`). */
   follow(rules: WireRules | undefined): void {
-    this.acceptsBatches = rules?.acceptsBatches === true;
+    this.accepted = rules?.acceptsBatches === true;
   }
 
   /** The messages of one text off the wire, in order; PROTOCOL when it is not what the rules allow. */
   read(text: string): JsonRpcMessage[] {
-    return parseMessages(text, this.acceptsBatches);
+    return parseMessages(text, this.accepted);
   }
 }
