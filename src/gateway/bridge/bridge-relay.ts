@@ -89,6 +89,8 @@ export class Bridge {
   /** The host's opening of a legacy session, replayed to open a new one. */
   private hostInitialize: JsonRpcRequest | undefined;
   private hostInitialized: JsonRpcNotification | undefined;
+  /** The revision the remote settled on for the host lets the host send batches (2025-03-26). */
+  private hostBatches = false;
   /** The connection on which the legacy session is open (the host's own, or one the bridge replayed). */
   private sessionOn: McpConnection | undefined;
   private renewal: Promise<void> | undefined;
@@ -112,6 +114,7 @@ export class Bridge {
       message: (message) => this.fromHost(message),
       unreadable: (what, fatal) => this.log("host_line_refused", { what, fatal }),
       ended: () => this.hostEnded(),
+      acceptsBatches: () => this.hostBatches,
     });
     this.log("bridge_started", { remote: options.transport.description });
   }
@@ -339,7 +342,11 @@ export class Bridge {
 
   private adoptRevision(connection: McpConnection, result: Record<string, unknown>): void {
     const revision = result.protocolVersion;
-    if (typeof revision === "string") connection.setProtocolVersion?.(revision, legacyWireRules(revision));
+    if (typeof revision !== "string") return;
+    // The same rule holds both ways: a revision that lets the remote answer with batches lets the host send them.
+    const rules = legacyWireRules(revision);
+    this.hostBatches = rules.acceptsBatches === true;
+    connection.setProtocolVersion?.(revision, rules);
   }
 
   // --- From the remote

@@ -8,11 +8,20 @@
  * JSON-RPC 2.0 asks) and the rest goes on; a line past the ceiling cannot be resynchronized, so
  * the input ends there, as stdin EOF would.
  *
+ * Revision 2025-03-26 lets the host send a line holding a JSON-RPC batch ("Messages may be
+ * JSON-RPC requests, notifications, responses—or a JSON-RPC batch containing one or more requests
+ * and/or notifications", transports, stdio), which a server "MUST support receiving" (basic/index,
+ * "Batching"): while `acceptsBatches` says so, a batch's messages are reported one by one, in
+ * order, and each is answered on its own line (the host matches answers by id). A batch holding
+ * `initialize` is refused ("The initialize request MUST NOT be part of a JSON-RPC batch",
+ * lifecycle). In any other revision a batch is a line that is not JSON-RPC.
+ *
  * A host that stops reading its stdout stops the bridge reading its stdin: no new request is
  * taken until stdout drains, so what waits in memory is bounded by the requests already in
  * flight, not by what the host keeps sending.
  */
-import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, parseMessage, serializeMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, isRequest, parseMessages, serializeMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import { Method } from "../../protocol/methods.js";
 import { LineFramer } from "../../transport/stdio/line-framer.js";
 
 export interface HostChannelEvents {
@@ -22,6 +31,8 @@ export interface HostChannelEvents {
   unreadable(what: string, fatal: boolean): void;
   /** The input ended (EOF, an error on stdin, or a line past the ceiling). Called once. */
   ended(): void;
+  /** Whether the revision the host speaks lets it send batches (2025-03-26); none are taken when absent. */
+  acceptsBatches?(): boolean;
 }
 
 export class HostChannel {
@@ -81,15 +92,20 @@ export class HostChannel {
       return this.events.unreadable("a line that is not UTF-8", false);
     }
     if (line.trim() === "") return;
-    let message: JsonRpcMessage;
+    let messages: JsonRpcMessage[];
     try {
-      message = parseMessage(line);
+      messages = parseMessages(line, this.events.acceptsBatches?.() ?? false);
     } catch (error) {
-      // parseMessage's message says what was wrong without the text itself.
+      // parseMessages's message says what was wrong without the text itself.
       this.answer(JSONRPC_PARSE_ERROR, `a line on stdin is not a JSON-RPC message: ${(error as Error).message}`);
       return this.events.unreadable("a line that is not JSON-RPC", false);
     }
-    this.events.message(message);
+    const batch = line.trimStart().startsWith("[");
+    if (batch && messages.some((m) => isRequest(m) && m.method === Method.initialize)) {
+      this.answer(JSONRPC_INVALID_REQUEST, "initialize must not be part of a batch (2025-03-26 lifecycle); nothing of the batch was taken");
+      return this.events.unreadable("a batch holding initialize", false);
+    }
+    for (const message of messages) this.events.message(message);
   }
 
   private answer(code: number, message: string): void {

@@ -19,7 +19,7 @@ import type { Relay, RequestSink } from "../relay.js";
 import { RETRY_AFTER_SECONDS } from "./admission.js";
 import { failureAnswer, jsonRpcError, outcomeOf } from "./failure-answers.js";
 import type { FrontContext } from "./front-context.js";
-import type { RequestReply } from "./request-reply.js";
+import type { CallerReply } from "./request-reply.js";
 import { KEEP_ALIVE_MS } from "./sse-writer.js";
 
 /** What the front knows of one forwarded request, for its answer and its report. */
@@ -59,7 +59,7 @@ export async function forwardRequest(
   context: FrontContext,
   response: ServerResponse,
   message: JsonRpcRequest,
-  reply: RequestReply,
+  reply: CallerReply,
   plan: ForwardPlan,
 ): Promise<void> {
   const { telemetry, options } = context;

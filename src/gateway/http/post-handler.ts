@@ -1,7 +1,7 @@
 /**
  * A POST to the MCP endpoint, once its caller is let in: the body read within `maxBodyBytes`
  * (413 before parsing), parsed as one JSON-RPC message (400 otherwise), its era told, and then
- * routed: a 2026-07-28 request to the pool (its mirrored headers checked first, `Mcp-Param-*`
+ * routed (a JSON array, a batch, goes to post-batch.ts): a 2026-07-28 request to the pool (its mirrored headers checked first, `Mcp-Param-*`
  * included); a legacy one to
  * its session's child (session mode; `initialize` opens the session) or to the pool (stateless
  * mode). Notifications and responses are answered 202 once handed on.
@@ -13,7 +13,7 @@ import {
   JSONRPC_PARSE_ERROR,
   isNotification,
   isRequest,
-  parseMessage,
+  toMessage,
   type JsonRpcMessage,
   type JsonRpcRequest,
 } from "../../protocol/jsonrpc.js";
@@ -31,6 +31,7 @@ import { forwardRequest, type ForwardPlan } from "./forward.js";
 import type { FrontContext } from "./front-context.js";
 import { modernHeaderMismatch } from "./modern-headers.js";
 import { paramHeaderMismatch } from "./param-headers.js";
+import { handleBatch } from "./post-batch.js";
 import { RequestReply, writeEmpty, writeJson } from "./request-reply.js";
 
 /** The revision whose callers get the priming event first on a stream (2025-11-25, transports, "Sending Messages to the Server"). */
@@ -69,12 +70,23 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
     return;
   }
 
+  let value: unknown;
+  try {
+    value = JSON.parse(body.text);
+  } catch {
+    reject("bad_request", 400, jsonRpcError(null, JSONRPC_PARSE_ERROR, "the body is not JSON"));
+    return;
+  }
+  // A batch is taken in revision 2025-03-26 only, and refused otherwise (post-batch.ts).
+  if (Array.isArray(value)) {
+    await handleBatch(context, request, response, post, value);
+    return;
+  }
   let message: JsonRpcMessage;
   try {
-    message = parseMessage(body.text);
+    message = toMessage(value);
   } catch {
-    const notJson = !isJson(body.text);
-    reject("bad_request", 400, jsonRpcError(null, notJson ? JSONRPC_PARSE_ERROR : JSONRPC_INVALID_REQUEST, notJson ? "the body is not JSON" : "the body is not one JSON-RPC 2.0 message (batches are not taken)"));
+    reject("bad_request", 400, jsonRpcError(null, JSONRPC_INVALID_REQUEST, "the body is not one JSON-RPC 2.0 message"));
     return;
   }
   const idOf = (m: JsonRpcMessage) => (isRequest(m) ? m.id : null);
@@ -269,6 +281,7 @@ async function openSession(
       answered: (answer) => {
         answeredOk = "result" in answer;
         session.initialized = answeredOk;
+        if ("result" in answer && typeof answer.result.protocolVersion === "string") session.revision = answer.result.protocolVersion;
         if (!answeredOk) reply.removeHeader("Mcp-Session-Id");
       },
       finished: () => {
@@ -298,13 +311,4 @@ async function toolCallRefusal(context: FrontContext, message: JsonRpcRequest, r
   if (tool.kind !== "params") return undefined;
   const words = paramHeaderMismatch(tool.params, message.params?.arguments, request);
   return words === undefined ? undefined : { words };
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

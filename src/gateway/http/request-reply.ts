@@ -30,7 +30,27 @@ export interface ReplyFormats {
   };
 }
 
-export class RequestReply {
+/**
+ * What forwarding one request needs of its caller's reply (forward.ts): the messages about the
+ * request, then its answer, once. A POST of one request has a `RequestReply`; each request of a
+ * 2025-03-26 batch has its share of the batch's one reply (batch-reply.ts).
+ */
+export interface CallerReply {
+  /** Whether the reply has begun streaming (its status is sent). */
+  readonly streaming: boolean;
+  /** Whether the answer went out on a connection. */
+  readonly answerCarried: boolean;
+  /** Adds a header to the reply, while none is sent yet. */
+  setHeader(name: string, value: string): void;
+  /** A message about the request before its answer; false when it could not be delivered. */
+  message(message: JsonRpcMessage): boolean;
+  /** A comment line on the stream: a long-lived reply stays open through intermediaries. */
+  keepAlive(): void;
+  /** The answer, with the HTTP status it takes when it is sent alone as JSON. */
+  answer(response: JsonRpcResponse, status?: number): void;
+}
+
+export class RequestReply implements CallerReply {
   private stream: SseWriter | undefined;
   /** The session's record of the stream, when it is resumable. */
   private record: RequestStream | undefined;

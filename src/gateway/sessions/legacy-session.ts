@@ -18,6 +18,11 @@ export class LegacySession {
   child: SessionChild | undefined;
   /** Its `initialize` was answered with a result: until then no other request may use it. */
   initialized = false;
+  /**
+   * The revision its `initialize` answer settled on, once answered: it decides what the session's
+   * POSTs may carry (2025-03-26 alone takes batches, basic/index "Batching").
+   */
+  revision: string | undefined;
   /** `Date.now()` of the last request or answer; the idle reaper reads it. */
   lastActive = Date.now();
   /** Requests of this session now at its child: a session is never idle while one runs. */

@@ -1,0 +1,87 @@
+/**
+ * A host that sends the bridge a JSON-RPC batch on one stdin line. Revision 2025-03-26 lets it
+ * ("Messages may be JSON-RPC requests, notifications, responses—or a JSON-RPC batch containing
+ * one or more requests and/or notifications", transports, stdio), and a server "MUST support
+ * receiving JSON-RPC batches" (basic/index, "Batching"); "The initialize request MUST NOT be part
+ * of a JSON-RPC batch" (lifecycle); later revisions have no batches. `startStdioBridge` in this
+ * process on two PassThrough streams, toward a real gateway on 127.0.0.1 with a real stdio child.
+ */
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { startStdioBridge, type StdioBridge } from "../../../src/gateway/bridge/stdio-bridge.js";
+import { StreamableHttpTransport } from "../../../src/transport/http/streamable-http.js";
+import { closedAfterEach } from "../../helpers/owned.js";
+import { ECHO_TARGET, startGateway } from "../helpers/gateway-fixture.js";
+import type { Message } from "./bridge-process.js";
+
+const own = closedAfterEach(30_000);
+const bridges: StdioBridge[] = [];
+afterEach(async () => {
+  await Promise.all(bridges.splice(0).map((bridge) => bridge.close()));
+});
+
+interface Host {
+  line(text: string): void;
+  answer(id: unknown): Promise<Message>;
+  readonly messages: Message[];
+}
+
+/** A host on a bridge to a gateway over the echo child, past `initialize` in `revision`. */
+async function hostIn(revision: string): Promise<Host> {
+  const { url } = own(await startGateway({ target: ECHO_TARGET }));
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const messages: Message[] = [];
+  let partial = "";
+  output.setEncoding("utf8").on("data", (chunk: string) => {
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop()!;
+    for (const line of lines) messages.push(JSON.parse(line) as Message);
+  });
+  bridges.push(startStdioBridge({ transport: new StreamableHttpTransport(url), input, output, log: () => {} }));
+  const host: Host = {
+    line: (text) => input.write(`${text}\n`),
+    async answer(id) {
+      const find = () => messages.find((message) => message.id === id && !("method" in message));
+      await expect.poll(() => find() !== undefined, { timeout: 10_000 }).toBe(true);
+      return find()!;
+    },
+    messages,
+  };
+  host.line(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "h", version: "1" } } }));
+  expect(await host.answer(0)).toMatchObject({ result: { protocolVersion: revision } });
+  host.line(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  return host;
+}
+
+const echo = (id: number) => ({ jsonrpc: "2.0", id, method: "echo", params: { n: id } });
+
+describe("a 2025-03-26 host", () => {
+  it("has each request of a batch line forwarded and answered", async () => {
+    const host = await hostIn("2025-03-26");
+    host.line(JSON.stringify([echo(1), { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1 } }, echo(2)]));
+    expect(await host.answer(1)).toMatchObject({ result: { line: expect.stringContaining('"n":1') } });
+    expect(await host.answer(2)).toMatchObject({ result: { line: expect.stringContaining('"n":2') } });
+    expect(host.messages.filter((m) => m.id === null)).toEqual([]);
+  }, 30_000);
+
+  it("is refused a batch holding initialize (-32600), and nothing of it is forwarded", async () => {
+    const host = await hostIn("2025-03-26");
+    host.line(JSON.stringify([echo(1), { jsonrpc: "2.0", id: 9, method: "initialize", params: {} }]));
+    host.line(JSON.stringify(echo(3)));
+    await host.answer(3);
+    expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32600 }) })]);
+    expect(host.messages.some((m) => m.id === 1 || m.id === 9)).toBe(false);
+  }, 30_000);
+});
+
+describe("a 2025-06-18 host", () => {
+  it("is answered with an error to a batch line, which is not forwarded", async () => {
+    const host = await hostIn("2025-06-18");
+    host.line(JSON.stringify([echo(1)]));
+    host.line(JSON.stringify(echo(3)));
+    await host.answer(3);
+    expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32700 }) })]);
+    expect(host.messages.some((m) => m.id === 1)).toBe(false);
+  }, 30_000);
+});
