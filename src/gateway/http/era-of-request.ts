@@ -36,6 +36,15 @@ export function eraOf(message: JsonRpcMessage, request: IncomingMessage): Reques
   // ignores `Mcp-Session-Id` (streamable-http, "Earlier Streamable HTTP Revisions").
   if (metaRevision !== undefined && !isInitialize) {
     if (typeof metaRevision !== "string") return { era: "invalid", message: `_meta "${MetaKey.protocolVersion}" must be a string` };
+    // The revision a modern request asks for is the one in its `_meta`, and one the server does
+    // not implement MUST get 400 and UnsupportedProtocolVersionError listing the supported ones
+    // (2026-07-28 basic/transports/streamable-http, "Protocol Version Header"; basic/versioning),
+    // as an unknown header does below: a child must not be handed a request of a revision it
+    // was never asked to speak. This comes before the mirrored headers are compared, so that the
+    // caller learns which revisions to retry with.
+    if (!isModernRevision(metaRevision) && !isLegacyRevision(metaRevision)) {
+      return { era: "invalid", message: `_meta "${MetaKey.protocolVersion}" ${JSON.stringify(metaRevision)} is not a revision this gateway knows`, unsupportedRevision: metaRevision };
+    }
     return { era: "modern", revision: metaRevision };
   }
   if (sessionId !== undefined || isInitialize) {

@@ -154,6 +154,24 @@ describe("more refusals", () => {
     expect(supported).toEqual(expect.arrayContaining(["2026-07-28", "2025-11-25"]));
   });
 
+  it("answers a modern request whose _meta names a revision it does not know with 400 and UnsupportedProtocolVersion (-32022), nothing forwarded (2026-07-28 streamable-http, \"Protocol Version Header\"; basic/versioning)", async () => {
+    const running = own(await startGateway({ target: MODERN_TARGET }));
+    const { port } = running;
+    const call = modernCall(6, "tools/call", { name: "echo", arguments: { text: "x" } });
+    const body = call.body.replace('"io.modelcontextprotocol/protocolVersion":"2026-07-28"', '"io.modelcontextprotocol/protocolVersion":"2030-01-01"');
+    expect(body).toContain("2030-01-01");
+    // The header mirrors the body, as a client asking for that revision sends it; or it names a known one.
+    for (const header of ["2030-01-01", "2026-07-28"]) {
+      const answer = await rawRequest({ port, headers: { ...call.headers, "mcp-protocol-version": header }, body });
+      expect(answer.status, header).toBe(400);
+      expect(answer.json(), header).toMatchObject({ id: 6, error: { code: -32022, data: { requested: "2030-01-01" } } });
+      const supported = (answer.json() as { error: { data: { supported: string[] } } }).error.data.supported;
+      expect(supported).toEqual(expect.arrayContaining(["2026-07-28", "2025-11-25"]));
+    }
+    const requests = running.logs.filter((line) => line.event === "request");
+    expect(requests.filter((line) => line.outcome !== "rejected")).toHaveLength(0);
+  }, 60_000);
+
   it("answers 400 to a GET or DELETE of a session whose MCP-Protocol-Version names no legacy revision, and such a DELETE leaves the session (transports, \"Protocol Version Header\")", async () => {
     const children = inProcessChildren();
     const { port, gateway } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
