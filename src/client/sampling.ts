@@ -83,10 +83,13 @@ function toolResultProblem(messages: readonly SamplingMessage[]): string | undef
 /**
  * A model asks for tools only as the assistant, only when the request did not forbid them, and
  * only for tools the request offered by name: a use of any other tool is an invented answer.
+ * Under `toolChoice: { mode: "required" }` the "Model MUST use at least one tool before
+ * completing" ("Tool Choice Modes"), so an answer that completes (any stop but `maxTokens`,
+ * where the model was cut off before it could) without a tool use breaks the request.
  */
 function toolUsesAllowed(result: CreateMessageResult, params: CreateMessageParams): boolean {
   const uses = blocks(result).filter((block) => block.type === "tool_use");
-  if (uses.length === 0) return true;
+  if (uses.length === 0) return params.toolChoice?.mode !== "required" || result.stopReason === "maxTokens";
   if (result.role !== "assistant" || params.toolChoice?.mode === "none") return false;
   const offered = new Set((params.tools ?? []).map((tool) => tool.name));
   return uses.every((use) => offered.has(use.name));

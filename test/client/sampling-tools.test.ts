@@ -120,4 +120,24 @@ describe.each(wires)("sampling with tools over %s", (_, target) => {
     name = "get_weather";
     expect(textOf(await client.callTool("sample_raw", { variant: "tools" }))).toMatch(/^ok .*"name":"get_weather"/);
   });
+  it('answers -32603 when toolChoice is "required" and the handler completes without a tool use; passes a tool use', async () => {
+    // "Tool Choice Modes": `{mode: "required"}`: Model MUST use at least one tool before completing.
+    let answer: "text" | "cut off" | "tool" = "text";
+    await using client = await open({
+      handlers: {
+        sampling: {
+          tools: true,
+          createMessage: () =>
+            answer === "tool"
+              ? { role: "assistant", model: "m", stopReason: "toolUse", content: [{ type: "tool_use", id: "c", name: "get_weather", input: { city: "Paris" } }] }
+              : { role: "assistant", model: "m", stopReason: answer === "text" ? "endTurn" : "maxTokens", content: { type: "text", text: "Sunny." } },
+        },
+      },
+    });
+    expect(textOf(await client.callTool("sample_raw", { variant: "required" }))).toBe("refused -32603");
+    answer = "cut off";
+    expect(textOf(await client.callTool("sample_raw", { variant: "required" }))).toMatch(/^ok .*"stopReason":"maxTokens"/);
+    answer = "tool";
+    expect(textOf(await client.callTool("sample_raw", { variant: "required" }))).toMatch(/^ok .*"name":"get_weather"/);
+  });
 });
