@@ -562,6 +562,7 @@ export class McpClient {
       },
       handlers: options.handlers ?? {},
       request: (method, params, requestOptions, onDispatch) => this.send(method, params, requestOptions, onDispatch),
+      afterUrlElicitations: (error, attempt, request) => connection.afterUrlElicitations(error, attempt, request),
       onNotification: (method, listener) => connection.onNotification(method, listener),
       peekTool: (name) => this.tools.peek(name),
       findTool: (name, findOptions) => this.findTool(name, findOptions),

@@ -28,6 +28,7 @@ import { reconnectDelay, resolveReconnect, type ReconnectPolicy } from "./reconn
 import { Subscriptions, type SubscriptionFilter } from "./subscriptions.js";
 import { afterUrlElicitations, isUrlElicitationRequired } from "./url-elicitation.js";
 import { withTasksExtension } from "./tasks/task-support.js";
+import { TaskMethod } from "../protocol/tasks.js";
 import { PACKAGE_VERSION } from "../package-version.js";
 
 
@@ -151,16 +152,27 @@ export class ServerConnection {
       return Promise.reject(error);
     }
     return sent.catch((error: unknown) => {
-      if (!isUrlElicitationRequired(error)) throw error;
-      return afterUrlElicitations(error, () => this.send(method, params, options), {
-        method,
-        label: options.label,
-        signal: options.signal,
-        handler: this.urlHandler,
-        completions: this.completions,
-        closing: this.closing.signal,
-        where: () => this.current.description,
-      });
+      // A -32042 from tasks/result is the error of the request that made the task, not of
+      // tasks/result: "For tasks in a terminal status, receivers MUST return from tasks/result
+      // exactly what the underlying request would have returned" (basic/utilities/tasks), and a
+      // terminal task never changes, so sending tasks/result again can only fail again. The
+      // request to send again is that one (see ToolTasks.follow).
+      if (!isUrlElicitationRequired(error) || method === TaskMethod.result) throw error;
+      return this.afterUrlElicitations(error, () => this.send(method, params, options), { method, label: options.label, signal: options.signal });
+    });
+  }
+
+  /**
+   * After a request failed with `error`, a -32042: runs the URL elicitations it lists through the
+   * URL handler, then `attempt` once (see url-elicitation.ts). `method` is the refused request's.
+   */
+  afterUrlElicitations<T>(error: McpTransportError, attempt: () => Promise<T>, request: { method: string; label: string; signal?: AbortSignal }): Promise<T> {
+    return afterUrlElicitations(error, attempt, {
+      ...request,
+      handler: this.urlHandler,
+      completions: this.completions,
+      closing: this.closing.signal,
+      where: () => this.current.description,
     });
   }
 

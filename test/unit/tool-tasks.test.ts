@@ -236,6 +236,49 @@ describe("2025-11-25: waiting for a task", () => {
     expect(transport.requests("tasks/cancel")).toHaveLength(0);
   });
 
+  it("a task that ends with -32042 has its tools/call sent again (a new task) after the URL elicitation, not its tasks/result", async () => {
+    // tasks: "For tasks in a terminal status, receivers MUST return from tasks/result exactly what
+    // the underlying request would have returned"; elicitation: the -32042 lists the elicitations
+    // "required to complete before the original can be retried". The original is the tools/call.
+    const elicitation = { mode: "url", elicitationId: "connect-1", url: "https://example.com/connect", message: "Connect." };
+    let created = 0;
+    const transport = legacyServer({
+      "tools/call": () => ({ task: task("working", { taskId: `task-${++created}` }) }),
+      "tasks/get": (params: Record<string, unknown>) => task(params.taskId === "task-1" ? "failed" : "completed", { taskId: params.taskId }),
+      "tasks/result": (params: Record<string, unknown>) =>
+        params.taskId === "task-1"
+          ? RecordingTransport.error(-32042, "This request requires more information.", { elicitations: [elicitation] })
+          : { ...done, _meta: { "io.modelcontextprotocol/related-task": { taskId: params.taskId } } },
+    });
+    const requiredBy: (string | undefined)[] = [];
+    await using client = await connect(transport, {
+      handlers: {
+        elicitation: {
+          url: (request) => {
+            requiredBy.push(request.requiredBy);
+            return { action: "accept" };
+          },
+        },
+      },
+    });
+    expect((await client.callTool("job")).content).toEqual([{ type: "text", text: "done" }]);
+    expect(requiredBy).toEqual(["tools/call"]);
+    expect(transport.requests("tools/call").map((request) => request.params!.name)).toEqual(["job", "job"]);
+    expect(transport.requests("tasks/result").map((request) => request.params!.taskId)).toEqual(["task-1", "task-2"]);
+  });
+
+  it("a task that ends with -32042 again after the retry fails url_elicitation_required, having asked the user once", async () => {
+    const elicitation = { mode: "url", elicitationId: "connect-1", url: "https://example.com/connect", message: "Connect." };
+    const transport = legacyServer({ "tasks/result": RecordingTransport.error(-32042, "again", { elicitations: [elicitation] }) }, [task("failed"), task("failed")]);
+    let asked = 0;
+    await using client = await connect(transport, { handlers: { elicitation: { url: () => (asked++, { action: "accept" }) } } });
+    const error = await failure(client.callTool("job"));
+    expect(error).toMatchObject({ reason: "PROTOCOL", kind: "url_elicitation_required", code: -32042 });
+    expect(asked).toBe(1);
+    expect(transport.requests("tools/call")).toHaveLength(2);
+    expect(transport.requests("tasks/result")).toHaveLength(2);
+  });
+
   it("a CreateTaskResult that is not one is a PROTOCOL failure naming the field", async () => {
     const transport = legacyServer({ "tools/call": { task: { taskId: 7, status: "working" } } });
     await using client = await connect(transport);

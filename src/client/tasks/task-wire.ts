@@ -4,6 +4,7 @@
  * extension-task-wire.ts (the 2026-07-28 tasks extension) implement it. `TaskHost` is what the
  * client lends them: its connection, handlers and checks.
  */
+import type { McpTransportError } from "../../errors.js";
 import type { InputRequiredResult } from "../../protocol/modern.js";
 import type { CallToolResult, Tool } from "../../protocol/schemas.js";
 import type { TaskError } from "../../protocol/tasks.js";
@@ -33,6 +34,11 @@ export interface TaskHost {
     options: TaskRequestOptions,
     onDispatch?: RequestOptions["onDispatch"],
   ): Promise<Record<string, unknown>>;
+  /**
+   * After a request failed with a -32042 (URL elicitation required): runs the elicitations it
+   * lists, then `attempt` once; a second -32042 fails (see url-elicitation.ts).
+   */
+  afterUrlElicitations<T>(error: McpTransportError, attempt: () => Promise<T>, request: { method: string; label: string; signal?: AbortSignal }): Promise<T>;
   /** A server notification, on this session and the next ones; returns the function that stops it. */
   onNotification(method: string, listener: (params: Record<string, unknown>) => void): () => void;
   /** What the latest tool list says of a tool, when it is known without listing (see `ToolCatalog.peek`). */

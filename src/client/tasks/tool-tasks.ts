@@ -5,10 +5,12 @@
  * `startToolTask` and `task(id)`, and `tasks/list`. The era's wire is chosen per call: a
  * reconnection may have settled another era.
  */
+import type { McpTransportError } from "../../errors.js";
 import { Method } from "../../protocol/methods.js";
 import { TaskMethod } from "../../protocol/tasks.js";
 import type { RequestOptions } from "../../session/session.js";
 import { checkLimit } from "../../transport/limits.js";
+import { isUrlElicitationRequired } from "../url-elicitation.js";
 import { ExtensionTaskWire } from "./extension-task-wire.js";
 import { LegacyTaskWire } from "./legacy-task-wire.js";
 import type { TaskState } from "./task-state.js";
@@ -53,7 +55,7 @@ export class ToolTasks {
    * A call that is plain by the plan (most are) goes to the connection with no layer of its own
    * but the look at its answer, which a modern server may make a task.
    */
-  call(name: string, args: Record<string, unknown>, options: TaskAwareCallOptions): Promise<Record<string, unknown>> {
+  call(name: string, args: Record<string, unknown>, options: TaskAwareCallOptions, elicited = false): Promise<Record<string, unknown>> {
     const startedAt = performance.now();
     let request: TaskRequest | undefined;
     let planned: ToolCallPlan | Promise<ToolCallPlan>;
@@ -66,6 +68,8 @@ export class ToolTasks {
       return Promise.reject(error);
     }
     const params = { name, arguments: args };
+    // A task that ends with -32042 asks for this whole call again, once (see follow).
+    const again = elicited ? undefined : () => this.call(name, args, options, true);
     if (planned === "plain") {
       const wire = this.wire();
       // The request's id is its progress token, for a task the server may answer with.
@@ -76,10 +80,10 @@ export class ToolTasks {
       };
       return this.host.request(Method.toolsCall, params, options, onDispatch).then((raw) => {
         const created = wire.created(raw, options.label);
-        return created === undefined ? raw : this.follow(name, created, token, options, startedAt, { bound: undefined, handle: undefined });
+        return created === undefined ? raw : this.follow(name, created, token, options, startedAt, { bound: undefined, handle: undefined }, again);
       });
     }
-    return this.callAsTask(name, params, planned, options, request, startedAt);
+    return this.callAsTask(name, params, planned, options, request, startedAt, again);
   }
 
   /** A call whose plan is a task, or decided by a listing of the tools first. */
@@ -90,6 +94,7 @@ export class ToolTasks {
     options: TaskAwareCallOptions,
     request: TaskRequest | undefined,
     startedAt: number,
+    again: (() => Promise<Record<string, unknown>>) | undefined,
   ): Promise<Record<string, unknown>> {
     const plan = await planned;
     const { label } = options;
@@ -126,7 +131,7 @@ export class ToolTasks {
         }
       }
       const created = wire.created(raw, label);
-      return created === undefined ? raw : await this.follow(name, created, token, options, startedAt, following);
+      return created === undefined ? raw : await this.follow(name, created, token, options, startedAt, following, again);
     } finally {
       deadline?.dispose();
     }
@@ -135,6 +140,11 @@ export class ToolTasks {
   /**
    * A `tools/call` answered with a task: followed to its result within the call's bound (made
    * now, from the start of the call, when the call had none), cancelled if the wait fails.
+   *
+   * A task that ends with -32042 (URL elicitation required) ended with the error of the
+   * `tools/call` it runs: the server lists "elicitations that are required to complete before the
+   * original can be retried" (client/elicitation), and the original is the `tools/call`, whose task
+   * is over. So after the elicitations the call is made `again`, a new task, once; its own bound.
    */
   private async follow(
     name: string,
@@ -143,9 +153,11 @@ export class ToolTasks {
     options: TaskAwareCallOptions,
     startedAt: number,
     following: Following,
+    again: (() => Promise<Record<string, unknown>>) | undefined,
   ): Promise<Record<string, unknown>> {
     const session = this.host.session;
     let deadline = following.bound;
+    let refused: McpTransportError;
     try {
       deadline ??= new TaskDeadline(this.timeoutOf(options), options.signal, () => following.handle?.label ?? options.label, session.description, startedAt);
       const handle = new ToolTask({
@@ -161,11 +173,13 @@ export class ToolTasks {
         return await handle.wait(deadline, { onStatus: options.onTaskStatus, onProgress: options.onProgress });
       } catch (error) {
         await handle.cancelQuietly();
-        throw error;
+        if (again === undefined || !isUrlElicitationRequired(error)) throw error;
+        refused = error;
       }
     } finally {
       deadline?.dispose();
     }
+    return this.host.afterUrlElicitations(refused, again, { method: Method.toolsCall, label: options.label, signal: options.signal });
   }
 
   /**
