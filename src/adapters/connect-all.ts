@@ -56,6 +56,9 @@ export interface ListAllToolsOptions extends ToolNamingOptions, Pick<CallOptions
   prefix?: boolean;
 }
 
+/** Every option `servers.listTools()` takes; any other key is refused. */
+const LIST_ALL_TOOLS_OPTION_NAMES = ["prefix", "separator", "signal", "timeoutMs"] as const satisfies readonly (keyof ListAllToolsOptions)[];
+
 /** The tools of every connected server, and the servers whose tools could not be listed. */
 export interface AllTools {
   /** In the order of the file, then of each server's list. */
@@ -181,6 +184,20 @@ function checkConnectAllOptions(options: ConnectAllOptions): void {
   }
 }
 
+/** Refuses a key `listTools()` does not read, as `connectAll` does its own: a typo (`prefx`) would be dropped. */
+function checkListAllToolsOptions(options: ListAllToolsOptions): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError("servers.listTools(): options must be an object");
+  }
+  const unknown = firstUnknownKey(options, LIST_ALL_TOOLS_OPTION_NAMES);
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `servers.listTools(): unknown option "${unknown}"${didYouMean(unknown, LIST_ALL_TOOLS_OPTION_NAMES)}; ` +
+        `the options are ${LIST_ALL_TOOLS_OPTION_NAMES.join(", ")}`,
+    );
+  }
+}
+
 function checkServersFile(value: ServersFile): ServersFile {
   if (typeof value !== "object" || value === null || typeof value.servers !== "object" || value.servers === null) {
     throw new TypeError(
@@ -213,6 +230,7 @@ class Servers implements ConnectedServers {
   }
 
   async listTools(options: ListAllToolsOptions = {}): Promise<AllTools> {
+    checkListAllToolsOptions(options);
     const entries = Object.entries(this.clients);
     const call: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
     const outcomes = await Promise.allSettled(entries.map(([, client]) => client.listTools(call)));

@@ -215,6 +215,17 @@ describe("connectAll", () => {
     expect(await processesWith(marker)).toEqual([]);
   });
 
+  it("refuses a listTools() option nobody reads, naming it, before listing anything", async () => {
+    const servers = await track(connectAll(await writeServers({ alpha: miniServer("alpha", ["echo"], marker) })));
+    await expect(servers.listTools({ prefx: false } as never)).rejects.toThrow(
+      'servers.listTools(): unknown option "prefx" (did you mean "prefix"?); the options are prefix, separator, signal, timeoutMs',
+    );
+    await expect(servers.listTools({ timeout: 1 } as never)).rejects.toThrow(/unknown option "timeout" \(did you mean "timeoutMs"\?\)/);
+    await expect(servers.listTools(null as never)).rejects.toThrow("servers.listTools(): options must be an object");
+    const { tools } = await servers.listTools({ prefix: false, separator: "--", timeoutMs: 10_000 });
+    expect(tools.map((tool) => tool.name)).toEqual(["echo"]);
+  });
+
   it("refuses a file it cannot read, naming it", async () => {
     await expect(connectAll(join(dir, "absent.json"))).rejects.toThrow("absent.json: cannot read the config file");
   });
