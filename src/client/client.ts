@@ -510,17 +510,21 @@ export class McpClient {
    * (a -32603, a bad answer, a timeout) is the caller's failure and is not remembered: a guess
    * would turn off the output check and the task a tool requires, so the next call lists again.
    */
-  private findTool(name: string, options: Pick<CallOptions, "signal" | "timeoutMs">): Promise<Tool | undefined> {
-    return this.tools.find(name, async () => {
-      const generation = this.tools.generation;
-      try {
-        return await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
-      } catch (error) {
-        if (!listsNoTools(error)) throw error;
-        this.rememberTools([], true, generation);
-        return [];
-      }
-    });
+  private findTool(name: string, options: Pick<CallOptions, "signal" | "timeoutMs">, label: string): Promise<Tool | undefined> {
+    return this.tools
+      .find(name, async () => {
+        const generation = this.tools.generation;
+        try {
+          return await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
+        } catch (error) {
+          if (!listsNoTools(error)) throw error;
+          this.rememberTools([], true, generation);
+          return [];
+        }
+      })
+      .catch((error: unknown) => {
+        throw listingFailureOf(error, label);
+      });
   }
 
   /**
@@ -540,7 +544,7 @@ export class McpClient {
     if (!validate || result.isError === true || tool === undefined) return result;
     const known = this.tools.peek(tool);
     if (known !== undefined) return this.checkOutput(known.tool, result, label, where);
-    return this.findTool(tool, options).then((found) => this.checkOutput(found, result, label, where));
+    return this.findTool(tool, options, label).then((found) => this.checkOutput(found, result, label, where));
   }
 
   /** `result` checked against the `outputSchema` of `tool` (as the latest list has it), if it has one. */
@@ -565,7 +569,7 @@ export class McpClient {
       afterUrlElicitations: (error, attempt, request) => connection.afterUrlElicitations(error, attempt, request),
       onNotification: (method, listener) => connection.onNotification(method, listener),
       peekTool: (name) => this.tools.peek(name),
-      findTool: (name, findOptions) => this.findTool(name, findOptions),
+      findTool: (name, findOptions, label) => this.findTool(name, findOptions, label),
       toolResult: async (raw, tool, label, validate, resultOptions) =>
         this.toolResult(raw, tool, label, checkValidateOutput(validate, `${label} options`) ?? this.validateOutput, resultOptions),
     };
@@ -633,6 +637,16 @@ export class McpClient {
       { kind: "page_limit" },
     );
   }
+}
+
+/**
+ * The failure of a listing a call made on its own (the caller asked for a tool, not for the
+ * list), named for that call: `callTool "x": ...`. Everything else is the listing's: reason,
+ * retryable, kind, code, method `tools/list`, cause. An abort is the caller's reason, as it is.
+ */
+function listingFailureOf(error: unknown, label: string): unknown {
+  if (!(error instanceof McpTransportError)) return error;
+  return error.with({}, `${label}: listing the tools first (for the tool's outputSchema or taskSupport) failed: ${error.message}`);
 }
 
 function cursorParams(options: PageOptions): Record<string, unknown> | undefined {

@@ -7,7 +7,7 @@
  * is taken to have no tools; any other failure fails the call and is not remembered.
  */
 import { describe, expect, it } from "vitest";
-import { RecordingTransport, connect } from "../../src/index.js";
+import { McpTransportError, RecordingTransport, connect } from "../../src/index.js";
 import { failure } from "../helpers/failure.js";
 
 const weather = {
@@ -31,7 +31,9 @@ describe("the on-demand tool listing", () => {
     } as never);
     await using client = await connect(transport);
     const first = await failure(client.callTool("weather"));
-    expect(first).toMatchObject({ reason: "PROTOCOL", kind: "server_error", code: -32603, method: "tools/list" });
+    expect(first).toMatchObject({ reason: "PROTOCOL", kind: "server_error", code: -32603, method: "tools/list", retryable: false });
+    // The caller asked for a tool, not for the list: the failure names the call it happened for.
+    expect(first.message).toMatch(/^callTool "weather": listing the tools first \(for the tool's outputSchema or taskSupport\) failed: /);
     expect(first.message).not.toContain("backend busy");
     const second = await failure(client.callTool("weather"));
     expect(second).toMatchObject({ reason: "PROTOCOL", kind: "output_schema" });
@@ -51,10 +53,27 @@ describe("the on-demand tool listing", () => {
       { capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } } },
     );
     await using client = await connect(transport);
-    expect(await failure(client.callTool("slow"))).toMatchObject({ kind: "server_error", code: -32603 });
+    const error = await failure(client.callTool("slow"));
+    expect(error).toMatchObject({ kind: "server_error", code: -32603, method: "tools/list" });
+    expect(error.message).toMatch(/^callTool "slow": listing the tools first/);
     expect(transport.requests("tools/call")).toHaveLength(0);
     expect((await client.callTool("slow")).content).toEqual([{ type: "text", text: "ok" }]);
     expect(transport.requests("tools/call").map((request) => request.params!.task)).toEqual([{}]);
+  });
+
+  it("a listing that fails on the wire keeps its reason, retryable and cause, named for the callTool that needed it", async () => {
+    const cause = new Error("socket reset");
+    const transport = new RecordingTransport({
+      "tools/list": () => {
+        throw new McpTransportError("UNAVAILABLE", "the scripted server dropped the request", { cause, method: "tools/list" });
+      },
+      "tools/call": { content: [{ type: "text", text: "hot" }], structuredContent: { temperature: "hot" } },
+    } as never);
+    await using client = await connect(transport);
+    const error = await failure(client.callTool("weather"));
+    expect(error).toMatchObject({ reason: "UNAVAILABLE", retryable: true, method: "tools/list" });
+    expect(error.cause).toBe(cause);
+    expect(error.message).toMatch(/^callTool "weather": listing the tools first .* failed: /);
   });
 
   it("a server without tools/list (-32601) counts as one without tools until the list changes: calls go unchecked, listed once", async () => {

@@ -75,7 +75,7 @@ export function planToolCall(input: PlanInput): ToolCallPlan | Promise<ToolCallP
     return "plain";
   }
   const known = input.tools.peekTool(input.tool);
-  return known !== undefined ? decide(known.tool, input) : input.tools.findTool(input.tool, input.options).then((tool) => decide(tool, input));
+  return known !== undefined ? decide(known.tool, input) : input.tools.findTool(input.tool, input.options, input.label).then((tool) => decide(tool, input));
 }
 
 /** 2025-11-25, on a server that runs tools as tasks: what the tool's `execution.taskSupport` says. */

@@ -43,8 +43,11 @@ export interface TaskHost {
   onNotification(method: string, listener: (params: Record<string, unknown>) => void): () => void;
   /** What the latest tool list says of a tool, when it is known without listing (see `ToolCatalog.peek`). */
   peekTool(name: string): { tool: Tool | undefined } | undefined;
-  /** The tool as the latest tool list describes it (listed on demand), or undefined when it is not listed. */
-  findTool(name: string, options: Pick<RequestOptions, "signal" | "timeoutMs">): Promise<Tool | undefined>;
+  /**
+   * The tool as the latest tool list describes it (listed on demand), or undefined when it is not
+   * listed. A listing that fails fails with its error, named for `label` (the call that needed it).
+   */
+  findTool(name: string, options: Pick<RequestOptions, "signal" | "timeoutMs">, label: string): Promise<Tool | undefined>;
   /** A tool's final result, checked against the MCP schema and, when `validate`, the tool's `outputSchema`. */
   toolResult(
     raw: Record<string, unknown>,
