@@ -44,12 +44,13 @@ export const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";
 
 export function clientCredentials(options: ClientCredentialsOptions): AuthProvider {
   const checked = checkClientCredentialsOptions(options);
-  return new GrantProvider(checked, async (provider, state, access, scopes) => {
+  return new GrantProvider(checked, async (provider, state, _access, scopes, signal) => {
     const request: TokenRequest = {
       metadata: state.metadata!,
       grant: { grant_type: "client_credentials", scope: joined(scopes), resource: state.resource },
       ...provider.clientOf(state, checked.clientId, checked.clientSecret, checked.privateKey, checked.signingAlgorithm),
       step: "token",
+      signal,
     };
     return request;
   });
@@ -57,7 +58,7 @@ export function clientCredentials(options: ClientCredentialsOptions): AuthProvid
 
 export function workloadIdentity(options: WorkloadIdentityOptions): AuthProvider {
   const checked = checkWorkloadIdentityOptions(options);
-  return new GrantProvider(checked, async (_provider, state, _access, scopes) => ({
+  return new GrantProvider(checked, async (_provider, state, _access, scopes, signal) => ({
     metadata: state.metadata!,
     grant: {
       grant_type: JWT_BEARER_GRANT,
@@ -68,24 +69,30 @@ export function workloadIdentity(options: WorkloadIdentityOptions): AuthProvider
     },
     client: undefined,
     step: "token",
+    signal,
   }));
 }
 
 export function enterpriseManaged(options: EnterpriseManagedOptions): AuthProvider {
   const checked = checkEnterpriseManagedOptions(options);
-  return new GrantProvider(checked, async (provider, state, access, scopes) => {
-    const idJag = await exchangeIdToken(access, checked, state, scopes);
+  return new GrantProvider(checked, async (provider, state, access, scopes, signal) => {
+    const idJag = await exchangeIdToken(access, checked, state, scopes, signal);
     return {
       metadata: state.metadata!,
       grant: { grant_type: JWT_BEARER_GRANT, assertion: idJag, scope: joined(scopes), resource: state.resource },
       ...provider.clientOf(state, checked.clientId, checked.clientSecret, undefined, undefined),
       step: "token",
+      signal,
     };
   });
 }
 
-/** Builds the token request of one grant, discovery done. */
-type GrantRequest = (provider: GrantProvider, state: ServerState, access: HttpAccess, scopes: readonly string[]) => Promise<TokenRequest>;
+/**
+ * Builds the token request of one grant, discovery done. `signal` aborts when no request waits
+ * for the tokens any more: every HTTP request of the grant carries it, so that an abandoned one
+ * stops at once rather than at its read deadline.
+ */
+type GrantRequest = (provider: GrantProvider, state: ServerState, access: HttpAccess, scopes: readonly string[], signal: AbortSignal) => Promise<TokenRequest>;
 
 class GrantProvider extends TokenProvider {
   protected readonly eager = true;
@@ -103,8 +110,8 @@ class GrantProvider extends TokenProvider {
     return state.dpop;
   }
 
-  protected override async obtain(state: ServerState, access: HttpAccess, scopes: readonly string[]): Promise<void> {
-    const request = await this.grant(this, state, access, scopes);
+  protected override async obtain(state: ServerState, access: HttpAccess, scopes: readonly string[], _why: string, signal: AbortSignal): Promise<void> {
+    const request = await this.grant(this, state, access, scopes, signal);
     const answer = await this.tokenRequest(state, access, request);
     if (!answer.ok) throw tokenRefused(answer, "token", request.endpoint ?? state.metadata!.token_endpoint);
     const tokens = this.bound(state, answer.tokens);
@@ -136,7 +143,13 @@ class GrantProvider extends TokenProvider {
  * RFC 8693 at the identity provider: the user's ID token for an ID-JAG whose audience is the
  * authorization server and whose resource is the MCP server (SEP-990).
  */
-async function exchangeIdToken(access: HttpAccess, options: EnterpriseManagedOptions, state: ServerState, scopes: readonly string[]): Promise<string> {
+async function exchangeIdToken(
+  access: HttpAccess,
+  options: EnterpriseManagedOptions,
+  state: ServerState,
+  scopes: readonly string[],
+  signal: AbortSignal,
+): Promise<string> {
   const url = checkAuthorizationServerUrl(options.idpTokenEndpoint, "the identity provider's token endpoint");
   const client: StoredClient = { client_id: options.idpClientId, ...(options.idpClientSecret !== undefined && { client_secret: options.idpClientSecret }) };
   const auth = clientAuthentication(options.idpClientSecret !== undefined ? "client_secret_basic" : "none", client);
@@ -156,6 +169,7 @@ async function exchangeIdToken(access: HttpAccess, options: EnterpriseManagedOpt
     },
     what: "the token exchange at the identity provider",
     step: "token",
+    signal,
   });
   const body = response.body as Record<string, unknown> | undefined;
   if (response.status >= 500) {

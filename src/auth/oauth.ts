@@ -45,7 +45,7 @@ class OAuthProvider extends TokenProvider {
     const metadata = state.metadata!;
     const scopes = withOfflineAccess(requested, metadata.scopes_supported);
     const redirectUri = await this.redirectUri(state.credentials.client?.redirect_uris);
-    const choice = await chooseClient(access, metadata, this.options, state.credentials.client, redirectUri);
+    const choice = await chooseClient(access, metadata, this.options, state.credentials.client, redirectUri, signal);
     if (choice.registered) {
       // Stored before it is used, so that a crash mid-login does not register again.
       await this.keep(state, { ...state.credentials, client: choice.client });

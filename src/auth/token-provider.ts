@@ -24,8 +24,8 @@
  * Refusals that arrive while a flow runs wait for it (one flow per server); a request whose
  * refused token is no longer the current one is simply sent again. When every request that waited
  * on a flow has given up (its signal aborted: the caller's abort, or the transport closed), the
- * flow is told to give up too (a login's `authorize` hook sees its signal abort), and the next
- * request starts a new one.
+ * flow is told to give up too (a login's `authorize` hook sees its signal abort, and its
+ * discovery, registration and token requests are aborted), and the next request starts a new one.
  */
 import { McpTransportError } from "../errors.js";
 import type { AuthProvider, AuthRefusal, AuthRequest, HttpAccess } from "../transport/http/auth-provider.js";
@@ -189,7 +189,7 @@ export abstract class TokenProvider implements AuthProvider {
       state.resourceServerNonce = nonce;
       return true;
     }
-    await this.discover(state, access, challenge);
+    await this.discover(state, access, challenge, signal);
     if (refusal.status === 403) return this.stepUp(state, access, challenge, refusal.tried, signal);
 
     const refused = refusal.sent.authorization;
@@ -201,7 +201,7 @@ export abstract class TokenProvider implements AuthProvider {
     }
     if (this.refreshable(state) && !refusal.tried.has("refresh")) {
       refusal.tried.add("refresh");
-      if (await this.refresh(state, access)) return true;
+      if (await this.refresh(state, access, signal)) return true;
     }
     if (refusal.tried.has("obtain")) throw refusedAgain(refusal, challenge, this.eager);
     refusal.tried.add("obtain");
@@ -231,12 +231,12 @@ export abstract class TokenProvider implements AuthProvider {
    */
   private async first(state: ServerState, access: HttpAccess, signal: AbortSignal): Promise<boolean> {
     if (state.metadata === undefined) {
-      const resourceMetadata = await discoverResourceMetadata(access, state.server, undefined);
+      const resourceMetadata = await discoverResourceMetadata(access, state.server, undefined, signal);
       if (resourceMetadata === undefined) {
         state.awaitingChallenge = true;
         return false;
       }
-      await this.useAuthorizationServer(state, access, resourceMetadata);
+      await this.useAuthorizationServer(state, access, resourceMetadata, signal);
     }
     if (state.credentials.tokens !== undefined) return true;
     await this.obtain(state, access, this.scopesFor(state, undefined), "first", signal);
@@ -253,13 +253,18 @@ export abstract class TokenProvider implements AuthProvider {
 
   // --- Discovery
 
-  private async discover(state: ServerState, access: HttpAccess, challenge: AuthChallenge | undefined): Promise<void> {
-    const resourceMetadata = await discoverResourceMetadata(access, state.server, challenge?.params.resource_metadata);
-    await this.useAuthorizationServer(state, access, resourceMetadata);
+  private async discover(state: ServerState, access: HttpAccess, challenge: AuthChallenge | undefined, signal: AbortSignal): Promise<void> {
+    const resourceMetadata = await discoverResourceMetadata(access, state.server, challenge?.params.resource_metadata, signal);
+    await this.useAuthorizationServer(state, access, resourceMetadata, signal);
   }
 
   /** The authorization server the resource metadata names, or without it the 2025-03-26 fallback. */
-  private async useAuthorizationServer(state: ServerState, access: HttpAccess, resourceMetadata: ResourceMetadata | undefined): Promise<void> {
+  private async useAuthorizationServer(
+    state: ServerState,
+    access: HttpAccess,
+    resourceMetadata: ResourceMetadata | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
     let issuer: string;
     let metadata: AuthorizationServerMetadata | undefined;
     let defaultEndpoints = false;
@@ -270,7 +275,7 @@ export abstract class TokenProvider implements AuthProvider {
       }
       issuer = servers[0]!;
       metadata = issuer === state.issuer ? state.metadata : undefined;
-      metadata ??= await discoverAuthorizationServer(access, issuer);
+      metadata ??= await discoverAuthorizationServer(access, issuer, signal);
       if (metadata === undefined) {
         throw new McpTransportError("PROTOCOL", `the authorization server ${issuer} publishes no metadata at any of its well-known URLs`, {
           authStep: "discovery",
@@ -279,7 +284,7 @@ export abstract class TokenProvider implements AuthProvider {
       state.resource = resourceMetadata.resource;
     } else {
       // A 2025-03-26 server: its origin is the authorization server.
-      const legacy = await legacyAuthorizationServer(access, state.server);
+      const legacy = await legacyAuthorizationServer(access, state.server, signal);
       metadata = legacy.metadata;
       defaultEndpoints = legacy.defaultEndpoints;
       issuer = metadata.issuer;
@@ -348,14 +353,14 @@ export abstract class TokenProvider implements AuthProvider {
   }
 
   private async renew(state: ServerState, access: HttpAccess, signal: AbortSignal): Promise<boolean> {
-    if (this.refreshable(state) && (await this.refresh(state, access))) return true;
+    if (this.refreshable(state) && (await this.refresh(state, access, signal))) return true;
     if (!this.eager) return false;
     await this.obtain(state, access, state.credentials.scopes ?? this.scopesFor(state, undefined), "first", signal);
     return true;
   }
 
   /** One refresh; false when the grant is gone (`invalid_grant`), after dropping the tokens. */
-  private async refresh(state: ServerState, access: HttpAccess): Promise<boolean> {
+  private async refresh(state: ServerState, access: HttpAccess, signal: AbortSignal): Promise<boolean> {
     const tokens = state.credentials.tokens!;
     const metadata = state.metadata!;
     const answer = await this.tokenRequest(state, access, {
@@ -363,6 +368,7 @@ export abstract class TokenProvider implements AuthProvider {
       client: state.client ?? this.clientForRefresh(state),
       grant: { grant_type: "refresh_token", refresh_token: tokens.refresh_token, resource: state.resource },
       step: "refresh",
+      signal,
     });
     if (!answer.ok) {
       if (answer.error !== "invalid_grant") throw tokenRefused(answer, "refresh", metadata.token_endpoint);

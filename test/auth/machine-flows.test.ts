@@ -23,7 +23,7 @@ import {
   type MachineRequest,
 } from "../fixtures/oauth/machine-authorization-server.js";
 import { ath, startMachineProtectedEndpoint, type MachineEndpoint, type MachineEndpointOptions } from "../fixtures/oauth/machine-protected-endpoint.js";
-import { failure } from "../helpers/failure.js";
+import { failure, rejection } from "../helpers/failure.js";
 import { everythingShown, keyPieces, leaksIn } from "../helpers/redaction.js";
 import { closedAfterEach } from "../helpers/owned.js";
 
@@ -393,6 +393,45 @@ describe("enterpriseManaged()", () => {
     expectNothingShown(error, ["id-token-ok-secret", "mcp-client-secret-3", ...wireSecrets(idp, as)]);
     expect(idp.tokenRequests).toHaveLength(1);
     expect(as.tokenRequests).toHaveLength(1);
+  });
+});
+
+describe("a grant that nobody waits for any more", () => {
+  // The token provider aborts a flow when the last request waiting on it gives up; each HTTP
+  // request of the grant carries that signal, so it ends then, not at its read deadline
+  // (readTimeoutMs, 5 minutes by default), while the connection stays open.
+  const grants: [string, (idp: MachineAuthorizationServer) => AuthProvider][] = [
+    ["clientCredentials()", () => clientCredentials({ clientId: "machine-1", clientSecret: "cc-secret-abandoned" })],
+    ["workloadIdentity()", () => workloadIdentity({ clientId: "workload-1", assertion: "workload-jwt-abandoned-secret" })],
+    [
+      "enterpriseManaged(), at the identity provider",
+      (idp) =>
+        enterpriseManaged({
+          idToken: "id-token-abandoned-secret",
+          idpTokenEndpoint: idp.tokenEndpoint,
+          idpClientId: "idp-client",
+          clientId: "mcp-client",
+        }),
+    ],
+  ];
+
+  it.each(grants)("%s: a call aborted while its 401's token request is unanswered aborts that request", async (name, grant) => {
+    const idp = own(await startMachineAuthorizationServer());
+    const { as, endpoint, connectWith } = await setUp();
+    const client = await connectWith(grant(idp));
+    await streamAnswered(endpoint);
+    const silent = name.startsWith("enterpriseManaged") ? idp : as;
+    const before = silent.tokenRequests.length;
+    silent.stopAnswering();
+    as.revoke(as.issued[0]!.access);
+    const controller = new AbortController();
+    const calling = rejection(client.callTool("echo", { text: "x" }, { signal: controller.signal }));
+    await expect.poll(() => silent.tokenRequests.length, { timeout: 10_000 }).toBe(before + 1);
+    const reason = new Error("the caller gave up");
+    controller.abort(reason);
+    expect(await calling).toBe(reason);
+    // The server sees the token request's connection closed: nothing of the grant runs on.
+    await expect.poll(() => silent.droppedTokenRequests.length, { timeout: 10_000 }).toBe(1);
   });
 });
 
