@@ -148,6 +148,8 @@ export abstract class TokenProvider implements AuthProvider {
     // The token goes to the configured server's origin and nowhere else.
     if (request.url.origin !== request.http.server.origin) return {};
     const state = this.stateFor(request.http.server);
+    // Nobody waits for best-effort traffic: the token at hand or none, never a flow for it.
+    if (request.bestEffort === true) return this.requestHeaders(state, request);
     const tokens = state.credentials.tokens;
     if (tokens === undefined) {
       if (!this.eager || state.awaitingChallenge) return {};

@@ -575,7 +575,8 @@ export class TransportSession {
     if (!told && request.method !== Method.initialize && this.state === "open" && this.connection) {
       const reason = error instanceof McpTransportError ? "timeout" : "aborted by the client";
       this.connection
-        .send({ jsonrpc: "2.0", method: Notification.cancelled, params: { requestId: request.id, reason } })
+        // Best-effort: a login in progress neither holds it up nor is kept going for it.
+        .send({ jsonrpc: "2.0", method: Notification.cancelled, params: { requestId: request.id, reason } }, { bestEffort: true })
         .catch(() => {});
     }
   }

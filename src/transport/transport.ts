@@ -109,6 +109,12 @@ export interface SendContext {
    * request. Said by the era. @default true
    */
   resumable?: boolean;
+  /**
+   * Best-effort traffic (the `notifications/cancelled` sent when a caller gives up): it must hold
+   * nothing up, so a wire with an auth provider sends it with the credentials at hand and drops
+   * it when they are refused, rather than start or wait on an authorization for it. @default false
+   */
+  bestEffort?: boolean;
 }
 
 /** What the protocol layer settled that the wire must follow, beyond the revision it names. */

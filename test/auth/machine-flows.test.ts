@@ -433,6 +433,21 @@ describe("a grant that nobody waits for any more", () => {
     // The server sees the token request's connection closed: nothing of the grant runs on.
     await expect.poll(() => silent.droppedTokenRequests.length, { timeout: 10_000 }).toBe(1);
   });
+
+  it("the DELETE at close goes with the token at hand: it neither starts nor waits on a renewal, so close() is not held up", async () => {
+    // Tokens within REFRESH_MARGIN_MS of expiry are renewed before a request that waits for them.
+    const { as, endpoint, connectWith } = await setUp({ expiresIn: 5 });
+    const client = await connectWith(clientCredentials({ clientId: "machine-1", clientSecret: "cc-secret-close" }));
+    await client.callTool("echo", { text: "x" });
+    const current = as.issued.at(-1)!.access;
+    as.stopAnswering();
+    const before = as.tokenRequests.length;
+    await client.close();
+    const deleted = endpoint.requests.filter((request) => request.method === "DELETE");
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]!.headers.authorization).toBe(`Bearer ${current}`);
+    expect(as.tokenRequests).toHaveLength(before);
+  });
 });
 
 describe("DPoP (dpop: true)", () => {

@@ -323,6 +323,47 @@ describe("oauth() against a scripted authorization server", () => {
       expect((await staying).content).toEqual([{ type: "text", text: "stays" }]);
     });
 
+    it("both requests waiting on the login give up: the hook's signal aborts, though their cancel notices were refused while it ran", async () => {
+      // STYLE: "The cancel notice never holds up the caller"; nor does it keep a login going that
+      // nobody waits for, or start one.
+      const as = own(await startScriptedAuthorizationServer());
+      const endpoint = own(await startProtectedEndpoint(as, { open: ["initialize", "notifications/initialized", "server/discover"] }));
+      const hook = waitingAuthorize();
+      let asked = 0;
+      const counted: OAuthOptions["authorize"] = (url, context) => {
+        asked++;
+        return hook.authorize(url, context);
+      };
+      // Says when the client has the endpoint's answer to a cancel notice (a 401: no token yet).
+      const refusedNotices: number[] = [];
+      const watching: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (typeof init?.body === "string" && init.body.includes('"notifications/cancelled"')) refusedNotices.push(response.status);
+        return response;
+      };
+      const client = own(await connect(endpoint.url, { auth: oauth({ authorize: counted }), fetch: watching, listen: false, timeoutMs: 20_000, fallback: false }));
+      const first = new AbortController();
+      const firstCall = rejection(client.callTool("echo", { text: "first" }, { signal: first.signal }));
+      const signal = await hook.loginAsked;
+      const second = new AbortController();
+      const secondCall = rejection(client.callTool("echo", { text: "second" }, { signal: second.signal }));
+      await expect.poll(() => endpoint.requests.filter((request) => request.path === "/mcp" && request.body?.method === "tools/call").length, { timeout: 10_000 }).toBe(2);
+      second.abort(new Error("the second gave up"));
+      await secondCall;
+      await expect.poll(() => refusedNotices, { timeout: 10_000 }).toEqual([401]);
+      // One turn of the event loop: what the client does with that answer is done by then.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(signal.aborted).toBe(false);
+      first.abort(new Error("the first gave up"));
+      await firstCall;
+      await expect.poll(() => signal.aborted, { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => refusedNotices, { timeout: 10_000 }).toEqual([401, 401]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(asked).toBe(1);
+      const discoveries = endpoint.requests.filter((request) => request.path.startsWith("/.well-known/")).length;
+      expect(discoveries).toBe(1);
+    });
+
     it("the client closed during the login: the hook's signal aborts", async () => {
       const as = own(await startScriptedAuthorizationServer());
       const endpoint = own(await startProtectedEndpoint(as, { open: ["initialize", "notifications/initialized", "server/discover"] }));

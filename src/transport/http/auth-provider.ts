@@ -46,6 +46,12 @@ export interface AuthRequest {
    * its own words: a new set per request, shared by its rounds, for the provider to add to.
    */
   readonly tried: Set<string>;
+  /**
+   * Best-effort traffic (the cancel notice, the DELETE at close): nobody waits for it, so the
+   * provider gives the headers it has at once, without starting or waiting on a flow (a renewal,
+   * a login), and the transport does not hand it a refusal of it: the request is dropped.
+   */
+  readonly bestEffort?: boolean;
 }
 
 /** The server refused a request for want of credentials. */

@@ -6,6 +6,8 @@
  * is worth it (OAuth tries one refresh, one authorization and one step-up per request); when it
  * has nothing new to try, the refusal is reported as the endpoint policy reports any status; a
  * request answered after a refusal is reported to the provider (`accepted`).
+ * Best-effort traffic (`bestEffort`: the cancel notice) is never handed to the provider on a
+ * refusal: it would wait on a login nobody else waits for, or start one, and keep it going.
  * Without a provider this is the plain exchange, with nothing added to the path of a call.
  */
 import { parseWwwAuthenticate } from "./www-authenticate.js";
@@ -14,11 +16,17 @@ import { exchange, type Exchange, type ExchangeOptions } from "./endpoint-policy
 import type { AuthProvider, AuthRequest, HttpAccess } from "./auth-provider.js";
 import type { HttpRequest, HttpResponse } from "./http-client.js";
 
+/** The endpoint policy's options, and whether the request is best-effort (`AuthRequest.bestEffort`). */
+export interface AuthorizedExchangeOptions extends ExchangeOptions {
+  /** @default false */
+  bestEffort?: boolean;
+}
+
 export function authorizedExchange(
   auth: AuthProvider | undefined,
   access: HttpAccess,
   request: HttpRequest,
-  options: ExchangeOptions,
+  options: AuthorizedExchangeOptions,
 ): Promise<Exchange> {
   if (auth === undefined) return exchange(access.client, request, options);
   return exchangeWithAuth(auth, access, request, options);
@@ -27,8 +35,9 @@ export function authorizedExchange(
 /** Refusals of one request handed to the provider before the next one is reported as it is. */
 export const MAX_AUTH_ROUNDS = 4;
 
-async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request: HttpRequest, options: ExchangeOptions): Promise<Exchange> {
-  const asked: AuthRequest = { method: request.method, url: request.url, signal: request.signal, http: access, tried: new Set() };
+async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request: HttpRequest, options: AuthorizedExchangeOptions): Promise<Exchange> {
+  const bestEffort = options.bestEffort === true;
+  const asked: AuthRequest = { method: request.method, url: request.url, signal: request.signal, http: access, tried: new Set(), bestEffort };
   for (let round = 1; ; round++) {
     const sent = await headersOf(auth, asked);
     const result = await exchange(access.client, withHeaders(request, sent), options);
@@ -40,6 +49,7 @@ async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request:
     const status = refused.status;
     const wwwAuthenticate = refused.header("www-authenticate");
     refused.discard();
+    if (bestEffort) throw stillRefused(status, wwwAuthenticate, options.what, "it is best-effort, so it is dropped rather than wait for an authorization");
     const header = (name: string) => refused.header(name);
     if (!(await auth.challenged({ ...asked, status, wwwAuthenticate, sent, header }))) throw stillRefused(status, wwwAuthenticate, options.what);
   }
@@ -55,12 +65,13 @@ function acceptedAfterRefusal(auth: AuthProvider, request: AuthRequest, status: 
   }
 }
 
-/** A refusal the provider had nothing more to try for: PROTOCOL with the status and challenge kept. */
-function stillRefused(status: number, wwwAuthenticate: string | undefined, what: string): McpTransportError {
+/** A refusal the provider had nothing more to try for (or was not asked, `because`): PROTOCOL with the status and challenge kept. */
+function stillRefused(status: number, wwwAuthenticate: string | undefined, what: string, because?: string): McpTransportError {
   const why =
-    status === 403
+    because ??
+    (status === 403
       ? "the authorization granted does not cover it, and asking for more scope would not change that"
-      : "the credentials obtained were refused too";
+      : "the credentials obtained were refused too");
   return new McpTransportError("PROTOCOL", `the endpoint refused ${what} with HTTP ${status}: ${why}`, {
     httpStatus: status,
     ...(wwwAuthenticate !== undefined && { httpHeaders: { "www-authenticate": wwwAuthenticate } }),
@@ -73,7 +84,7 @@ function stillRefused(status: number, wwwAuthenticate: string | undefined, what:
  */
 export async function withAuthHeaders(auth: AuthProvider | undefined, access: HttpAccess, request: HttpRequest): Promise<HttpRequest> {
   if (auth === undefined) return request;
-  const asked: AuthRequest = { method: request.method, url: request.url, signal: request.signal, http: access, tried: new Set() };
+  const asked: AuthRequest = { method: request.method, url: request.url, signal: request.signal, http: access, tried: new Set(), bestEffort: true };
   return withHeaders(request, await headersOf(auth, asked));
 }
 

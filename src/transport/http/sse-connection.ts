@@ -152,7 +152,7 @@ export class SseConnection implements McpConnection {
         this.options.auth,
         this.access,
         { method: "POST", url: endpoint, headers, body: text, signal: controller.signal },
-        { redirect: this.options.redirect, userHeaders, what },
+        { redirect: this.options.redirect, userHeaders, what, bestEffort: context?.bestEffort === true },
       );
       const failure = await statusFailure(response, { what });
       if (failure) throw failure;

@@ -274,7 +274,7 @@ class StreamableHttpConnection implements McpConnection {
     const what = whatOf(message);
     const controller = this.newController();
     try {
-      const { response, sentSession } = await this.post(text, controller.signal, what, context?.headers);
+      const { response, sentSession } = await this.post(text, controller.signal, what, context?.headers, context?.bestEffort === true);
       await this.checkSessionStatus(response, sentSession, what);
       response.discard();
     } finally {
@@ -311,17 +311,23 @@ class StreamableHttpConnection implements McpConnection {
   }
 
   /** POSTs a message; the response comes with the session id it was sent under. */
-  private post(text: string, signal: AbortSignalLike, what: string, messageHeaders: Record<string, string> | undefined): Promise<Posted> {
+  private post(
+    text: string,
+    signal: AbortSignalLike,
+    what: string,
+    messageHeaders: Record<string, string> | undefined,
+    bestEffort = false,
+  ): Promise<Posted> {
     const built = this.headersFor({ accept: ACCEPT_ANY, "content-type": JSON_MEDIA_TYPE }, messageHeaders);
     // Fixed headers are built at once; only a headers function makes this wait (http-options.ts).
-    if (built instanceof Promise) return built.then((headers) => this.postWith(text, signal, what, headers));
-    return this.postWith(text, signal, what, built);
+    if (built instanceof Promise) return built.then((headers) => this.postWith(text, signal, what, headers, bestEffort));
+    return this.postWith(text, signal, what, built, bestEffort);
   }
 
-  private async postWith(text: string, signal: AbortSignalLike, what: string, { headers, userHeaders }: RequestHeaders): Promise<Posted> {
+  private async postWith(text: string, signal: AbortSignalLike, what: string, { headers, userHeaders }: RequestHeaders, bestEffort: boolean): Promise<Posted> {
     const sentSession = this.session.id;
     const request = { method: "POST" as const, url: this.endpoint, headers, body: text, signal };
-    const result = await authorizedExchange(this.options.auth, this.access, request, this.policy(what, userHeaders));
+    const result = await authorizedExchange(this.options.auth, this.access, request, { ...this.policy(what, userHeaders), bestEffort });
     if (result.movedTo) this.endpoint = result.movedTo;
     return { response: result.response, sentSession };
   }
