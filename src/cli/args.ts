@@ -9,6 +9,7 @@ import { MAX_TIMER_MS } from "../util/whole-number.js";
 import { parseStrictArgs } from "./strict-args.js";
 import { UsageError } from "./usage.js";
 import { isHeaderName } from "../util/header-syntax.js";
+import { ENV_VAR_NAME_RULE, isEnvVarName } from "../transport/stdio/child-env.js";
 
 export const COMMANDS = ["tools", "call", "resources", "read", "prompts", "prompt", "ping", "info", "login", "logout"] as const;
 export type CommandName = (typeof COMMANDS)[number];
@@ -76,9 +77,6 @@ export type Invocation =
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "command"; command: CommandName; target: string; operands: string[]; options: CliOptions };
-
-/** An environment variable name as POSIX and Windows accept it. */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function parseCommandLine(argv: readonly string[]): Invocation {
   const { values, positionals } = parseStrictArgs(argv, OPTIONS);
@@ -163,8 +161,8 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
 /** `--env-allow A,B --env-allow C` as [A, B, C]. */
 export function parseEnvAllow(values: readonly string[]): string[] {
   const names = values.flatMap((value) => value.split(",")).map((name) => name.trim()).filter((name) => name !== "");
-  const bad = names.find((name) => !ENV_NAME.test(name));
-  if (bad !== undefined) throw new UsageError(`--env-allow: ${JSON.stringify(bad)} is not a variable name`);
+  const bad = names.find((name) => !isEnvVarName(name));
+  if (bad !== undefined) throw new UsageError(`--env-allow: ${JSON.stringify(bad)} is not a variable name (a name is ${ENV_VAR_NAME_RULE})`);
   return names;
 }
 

@@ -12,7 +12,9 @@
 import { resolveKeepAlive, type KeepAliveOptions } from "../transport/websocket/ping-keepalive.js";
 import { LIMIT_NAMES, checkLimit, type Limits } from "../transport/limits.js";
 import type { NonProtocolLines } from "../transport/stdio/stdio.js";
+import { ENV_VAR_NAME_RULE, isEnvVarName } from "../transport/stdio/child-env.js";
 import { didYouMean } from "../util/option-names.js";
+import { isHeaderName } from "../util/header-syntax.js";
 import { checkWholeNumber, describeValue } from "../util/whole-number.js";
 import { proxyRoute } from "../transport/net/proxy-rules.js";
 import { checkTlsOptions, type PemSource } from "../transport/net/tls-options.js";
@@ -192,9 +194,6 @@ const URL_SCHEMES: Record<Exclude<TransportName, "stdio">, readonly string[]> = 
   websocket: ["ws:", "wss:"],
 };
 
-/** An environment variable name as POSIX and Windows accept it. */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 export class ConfigError extends TypeError {
   override readonly name = "ConfigError";
 }
@@ -230,11 +229,11 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
     }
     config.command = input.command as string;
     if (input.args !== undefined) config.args = stringArray(input.args, "args", fail);
-    if (input.env !== undefined) config.env = stringRecord(input.env, "env", fail, ENV_NAME);
+    if (input.env !== undefined) config.env = stringRecord(input.env, "env", fail, isEnvVarName);
     if (input.envAllow !== undefined) {
       config.envAllow = stringArray(input.envAllow, "envAllow", fail);
-      const bad = config.envAllow.find((name) => !ENV_NAME.test(name));
-      if (bad !== undefined) fail(`"envAllow" holds ${JSON.stringify(bad)}, which is not a variable name`);
+      const bad = config.envAllow.find((name) => !isEnvVarName(name));
+      if (bad !== undefined) fail(`"envAllow" holds ${JSON.stringify(bad)}, which is not a variable name (a name is ${ENV_VAR_NAME_RULE})`);
     }
     if (input.cwd !== undefined) {
       if (typeof input.cwd !== "string" || input.cwd === "") fail(`"cwd" must be a non-empty string, got ${describeValue(input.cwd)}`);
@@ -255,7 +254,7 @@ export function parseServerConfig(value: unknown, where: string): McpServerConfi
 
   if (typeof input.url !== "string") fail(`a ${transport} server needs "url" (its endpoint), got ${describeValue(input.url)}`);
   config.url = checkUrl(input.url as string, URL_SCHEMES[transport], transport, fail);
-  if (input.headers !== undefined) config.headers = stringRecord(input.headers, "headers", fail, /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/);
+  if (input.headers !== undefined) config.headers = stringRecord(input.headers, "headers", fail, isHeaderName);
   if (input.redirect !== undefined) {
     if (input.redirect !== "same-origin" && input.redirect !== "none") fail(`"redirect" must be "same-origin" or "none", got ${describeValue(input.redirect)}`);
     config.redirect = input.redirect as RedirectPolicy;
@@ -456,11 +455,11 @@ function stringArray(value: unknown, key: string, fail: (what: string) => never)
   return [...(value as string[])];
 }
 
-function stringRecord(value: unknown, key: string, fail: (what: string) => never, keyPattern: RegExp): Record<string, string> {
+function stringRecord(value: unknown, key: string, fail: (what: string) => never, isName: (name: string) => boolean): Record<string, string> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail(`"${key}" must be an object of strings, got ${describeValue(value)}`);
   const record: Record<string, string> = {};
   for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
-    if (!keyPattern.test(name)) fail(`"${key}" has a bad name ${JSON.stringify(name)}`);
+    if (!isName(name)) fail(`"${key}" has a bad name ${JSON.stringify(name)}`);
     if (typeof item !== "string") fail(`"${key}.${name}" must be a string, got ${describeValue(item)}`);
     record[name] = item as string;
   }

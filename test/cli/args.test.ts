@@ -79,8 +79,13 @@ describe("option values", () => {
     expect(() => parseHeaders(["Bad Name: x"])).toThrow(UsageError);
   });
 
-  it("refuses a variable name that is not one", () => {
-    expect(() => parseEnvAllow(["HOME,1BAD"])).toThrow(/"1BAD" is not a variable name/);
+  it("accepts the names Windows gives its variables, such as ProgramFiles(x86)", () => {
+    expect(parseEnvAllow(["ProgramFiles(x86),CommonProgramFiles(x86)", "PATH"])).toEqual(["ProgramFiles(x86)", "CommonProgramFiles(x86)", "PATH"]);
+  });
+
+  it("refuses a variable name that is not one: with \"=\" or NUL, saying what a name is", () => {
+    expect(() => parseEnvAllow(["HOME,A=B"])).toThrow(/"A=B" is not a variable name \(a name is non-empty, without "=" or NUL\)/);
+    expect(() => parseEnvAllow(["A\0B"])).toThrow(UsageError);
   });
 
   it("accepts the protocol choices and the known revisions only", () => {

@@ -109,6 +109,14 @@ describe("mcpwire over stdio: commands", () => {
     expect(allowed.code).toBe(ExitCode.OK);
     expect(allowed.stdout).toContain("shown-when-allowed");
   });
+
+  it("--env-allow: takes a Windows name such as ProgramFiles(x86), and the child inherits it", async () => {
+    const env = { "ProgramFiles(x86)": "pf86-shown-when-allowed" };
+    const allowed = await runBin(["call", EVERYTHING_SERVER, "get-env", "--env-allow", "ProgramFiles(x86)"], { env });
+    expect(allowed.stderr).toBe("");
+    expect(allowed.code).toBe(ExitCode.OK);
+    expect(allowed.stdout).toContain("pf86-shown-when-allowed");
+  });
 });
 
 describe("mcpwire call: checked structured output", () => {

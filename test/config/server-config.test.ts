@@ -21,6 +21,11 @@ describe("parseServerConfig", () => {
     ).toEqual({ name: "handbook", transport: "http", url: "http://handbook.svc.cluster.local/mcp", headers: { Authorization: "Bearer t" }, timeoutMs: 5_000 });
   });
 
+  it("accepts the names Windows gives its variables, such as ProgramFiles(x86), in envAllow and env", () => {
+    const declared = { name: "tools", transport: "stdio", command: "x", envAllow: ["ProgramFiles(x86)", "CommonProgramFiles(x86)"], env: { "ProgramFiles(x86)": "C:\\PF86" } };
+    expect(parseServerConfig(declared, where)).toMatchObject({ envAllow: ["ProgramFiles(x86)", "CommonProgramFiles(x86)"], env: { "ProgramFiles(x86)": "C:\\PF86" } });
+  });
+
   it.each([
     [{ name: "handbook", transport: "stdio" }, 'a stdio server needs "command"'],
     [{ name: "handbook", transport: "stdio", command: "uvx", url: "http://x/mcp" }, 'a stdio server takes no "url"'],
@@ -34,7 +39,8 @@ describe("parseServerConfig", () => {
     [{ name: "handbook", transport: "stdio", command: "x", timeoutMs: -1 }, '"timeoutMs" must be a whole number'],
     [{ name: "handbook", transport: "stdio", command: "x", args: "a b" }, '"args" must be a list of strings'],
     [{ name: "handbook", transport: "stdio", command: "x", env: { A: 1 } }, '"env.A" must be a string'],
-    [{ name: "handbook", transport: "stdio", command: "x", envAllow: ["OK", "NOT OK"] }, "is not a variable name"],
+    [{ name: "handbook", transport: "stdio", command: "x", envAllow: ["OK", "A=B"] }, '"envAllow" holds "A=B", which is not a variable name (a name is non-empty, without "=" or NUL)'],
+    [{ name: "handbook", transport: "stdio", command: "x", env: { "A=B": "v" } }, '"env" has a bad name "A=B"'],
     [{ name: "handbook", transport: "sse", url: "http://x/sse", fallback: false }, '"fallback" applies to http servers only'],
     [{ name: "handbook", transport: "http", url: "http://x/mcp", redirect: "always" }, '"redirect" must be "same-origin" or "none"'],
     [{ name: "handbook", transport: "stdio", command: "x", stderrTailLines: 0 }, '"stderrTailLines" must be a whole number from 1'],

@@ -85,15 +85,32 @@ export function childEnv(options: ChildEnvOptions = {}): Record<string, string> 
   return env;
 }
 
+/**
+ * What an environment variable's name may be, in words for error messages: the rule of
+ * `isEnvVarName`.
+ */
+export const ENV_VAR_NAME_RULE = 'non-empty, without "=" or NUL';
+
+/**
+ * Whether `name` can name an environment variable. Neither platform asks more than this of a
+ * name: an entry is `NAME=value` ended by NUL, so "=" and NUL cannot be in one, and anything else
+ * can. Windows has names a shell identifier rule would refuse (`ProgramFiles(x86)`,
+ * `CommonProgramFiles(x86)`), and a user who allow-lists one means it. The one place for this
+ * rule: the transport's checks, the config file's and the CLI's all call it.
+ */
+export function isEnvVarName(name: unknown): name is string {
+  return typeof name === "string" && name !== "" && !name.includes("=") && !name.includes("\0");
+}
+
 /** Checks `envAllow` as given by a user; says which entry is wrong and why. */
 export function checkEnvAllow(value: unknown, where: string): readonly string[] {
   if (!Array.isArray(value)) {
     throw new TypeError(`${where}: "envAllow" must be an array of variable names, got ${typeof value}`);
   }
   value.forEach((name: unknown, index) => {
-    if (typeof name !== "string" || name === "" || name.includes("=") || name.includes("\0")) {
+    if (!isEnvVarName(name)) {
       throw new TypeError(
-        `${where}: "envAllow[${index}]" must be a variable name (non-empty, without "=" or NUL), got ${JSON.stringify(name)}`,
+        `${where}: "envAllow[${index}]" must be a variable name (${ENV_VAR_NAME_RULE}), got ${JSON.stringify(name)}`,
       );
     }
   });
@@ -106,8 +123,8 @@ export function checkEnv(value: unknown, where: string): Record<string, string |
     throw new TypeError(`${where}: "env" must be an object of variable names to string values`);
   }
   for (const [name, entry] of Object.entries(value)) {
-    if (name === "" || name.includes("=") || name.includes("\0")) {
-      throw new TypeError(`${where}: "env" has an invalid variable name ${JSON.stringify(name)}`);
+    if (!isEnvVarName(name)) {
+      throw new TypeError(`${where}: "env" has an invalid variable name ${JSON.stringify(name)} (a name is ${ENV_VAR_NAME_RULE})`);
     }
     if (entry !== undefined && (typeof entry !== "string" || entry.includes("\0"))) {
       // The value is not quoted: it may well be a secret.
