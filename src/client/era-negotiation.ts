@@ -16,13 +16,14 @@
  */
 import { McpTransportError } from "../errors.js";
 import { isModernErrorCode } from "../protocol/modern.js";
-import { isLegacyRevision, isModernRevision, type Revision } from "../protocol/revisions.js";
+import { LATEST_LEGACY_REVISION, isLegacyRevision, isModernRevision, type Revision } from "../protocol/revisions.js";
 import type { TransportSession } from "../session/session.js";
 import { raceAbort } from "../util/abort.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import { LegacyEra } from "./legacy-era.js";
 import type { HandshakeOptions } from "./legacy-handshake.js";
 import { ModernEra, type ModernEraOptions } from "./modern-era.js";
+import { pinnedLegacyRefusal } from "./pinned-era-refusal.js";
 
 /** `"auto"` (the default), one era, or one pinned revision. */
 export type ProtocolChoice = "auto" | EraName | Revision;
@@ -52,6 +53,8 @@ export interface NegotiationContext {
   /** HTTP answers with statuses; single-stream wires need the probe timeout. */
   http: boolean;
   choice: ProtocolChoice;
+  /** The choice is the user's `protocolVersion`, not a transport's own era: a refusal can name the pin. */
+  pinned: boolean;
   /** A verdict the user supplied (e.g. from a previous run); proved wrong, it is probed again. */
   hint: EraName | undefined;
   probeTimeoutMs: number;
@@ -71,8 +74,13 @@ export interface Negotiated {
 export async function negotiateEra(context: NegotiationContext): Promise<Negotiated> {
   const { choice } = context;
   if (choice === "legacy" || isLegacyRevision(choice)) {
-    const legacy = { ...context.legacy, protocolVersion: isLegacyRevision(choice) ? choice : context.legacy.protocolVersion };
-    return remember(context, await withSession(context, (session) => startLegacy({ ...context, legacy }, session)));
+    const revision = isLegacyRevision(choice) ? choice : (context.legacy.protocolVersion ?? LATEST_LEGACY_REVISION);
+    const legacy = { ...context.legacy, protocolVersion: revision };
+    try {
+      return remember(context, await withSession(context, (session) => startLegacy({ ...context, legacy }, session)));
+    } catch (error) {
+      throw (context.pinned ? pinnedLegacyRefusal(error, choice, revision, context.server) : undefined) ?? error;
+    }
   }
   if (choice === "modern" || isModernRevision(choice)) {
     const modern = { ...context.modern, protocolVersion: isModernRevision(choice) ? choice : context.modern.protocolVersion };

@@ -244,6 +244,7 @@ export class ServerConnection {
       // A transport that knows its server's era (a scripted one, the legacy HTTP+SSE transport)
       // settles it; otherwise the client finds out, starting from what it was told or remembers.
       choice: this.options.protocolVersion ?? transport.era ?? "auto",
+      pinned: this.options.protocolVersion !== undefined && this.options.protocolVersion !== "auto",
       hint,
       probeTimeoutMs: this.probeTimeoutMs,
       timeoutMs: limits.timeoutMs,

@@ -247,3 +247,54 @@ describe("modern era over HTTP: headers, recoveries, evidence", () => {
     expect(endpoint.requests.filter((r) => r.body?.method === "tools/call")).toHaveLength(2);
   });
 });
+
+/**
+ * A client pinned to the legacy era (`protocolVersion: "legacy"` or a legacy revision) against a
+ * server of revision 2026-07-28 only. basic/versioning, compatibility matrix, Legacy client and
+ * Modern server: "Fails ... Legacy clients have no fall-forward mechanism"; such a server answers
+ * a method it does not implement with "404 Not Found and a JSON-RPC error with code -32601", which
+ * "distinguishes this case from a 404 returned by a legacy HTTP+SSE server" (streamable-http,
+ * "Protocol Version Header"). So no legacy HTTP+SSE stream is looked for, and the failure says
+ * that the pin is the problem.
+ */
+describe("a client pinned to the legacy era, against a server of 2026-07-28 only", () => {
+  let endpoint: ScriptedEndpoint | undefined;
+  let modern: HttpFixture | undefined;
+  afterEach(async () => {
+    await endpoint?.close();
+    endpoint = undefined;
+    modern?.child.kill("SIGTERM");
+    modern = undefined;
+    forgetEras();
+  });
+
+  it("initialize answered 404 with -32601: fails saying the server is modern and the client pinned, with no GET for a legacy stream", async () => {
+    // Every POST a method this server does not implement (it has no initialize); GET gets 405.
+    endpoint = await startEndpoint((request, res) => {
+      if (request.method !== "POST") return false;
+      const id = (request.body as { id?: unknown } | undefined)?.id ?? null;
+      return reply(() => res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } })));
+    });
+    const error = await failure(connect(endpoint.url, { protocolVersion: "legacy", timeoutMs: 10_000 }));
+    expect(error).toMatchObject({ reason: "PROTOCOL", httpStatus: 404, code: -32601, method: "initialize" });
+    expect(error.message).toContain("the server speaks only the modern protocol (revision 2026-07-28), which has no initialize");
+    expect(error.message).toContain('this client is pinned to the legacy era (revision 2025-11-25) by protocolVersion "legacy": remove the pin');
+    expect(error.message).not.toContain("Method not found"); // the server's text stays in serverMessage
+    expect(endpoint.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /mcp"]);
+  });
+
+  it("the SDK v2 server (400, UnsupportedProtocolVersion): fails naming the pinned revision and the server's", async () => {
+    modern = await startHttpFixture("test/fixtures/modern-server.ts", "http");
+    const error = await failure(connect(modern.url, { protocolVersion: "2025-06-18", timeoutMs: 10_000 }));
+    expect(error).toMatchObject({ reason: "PROTOCOL", httpStatus: 400, code: -32022 });
+    expect(error.message).toContain(
+      'the server speaks only the modern protocol (revision 2026-07-28), which has no initialize, and this client is pinned to revision 2025-06-18 by protocolVersion "2025-06-18"',
+    );
+  });
+
+  it("unpinned, the same server is reached in the modern era", async () => {
+    modern = await startHttpFixture("test/fixtures/modern-server.ts", "http");
+    await using client = await connect(modern.url);
+    expect(client.era).toBe("modern");
+  });
+});

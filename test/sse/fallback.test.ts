@@ -111,6 +111,31 @@ describe("fallback from Streamable HTTP to legacy HTTP+SSE", () => {
     expect(attempts(endpoint)).toEqual({ posts: 1, gets: 0 });
   });
 
+  it("is not taken on a 404 with -32601 Method not found: a server of revision 2026-07-28 only, which has no initialize", async () => {
+    // streamable-http, "Protocol Version Header": a modern server answers a method it does not
+    // implement with 404 and -32601; "The JSON-RPC error body distinguishes this case from a 404
+    // returned by a legacy HTTP+SSE server". A legacy stream is offered at the URL all the same.
+    const methodNotFound = JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } });
+    const endpoint = owned(
+      await startSseEndpoint({ streamPath: "/mcp", streamPost: { status: 404, contentType: "application/json", body: methodNotFound } }),
+    );
+    const session = ownedSession(new TransportSession(new HttpTransport(endpoint.url), { timeoutMs: 10_000 }));
+    await session.open();
+    const error = await failure(session.request("initialize", INITIALIZE));
+    expect(error).toMatchObject({ reason: "PROTOCOL", httpStatus: 404, code: -32601 });
+    expect(session.wireKind).toBe("streamable-http");
+    expect(attempts(endpoint)).toEqual({ posts: 1, gets: 0 });
+  });
+
+  it("is still taken on a 404 whose JSON-RPC error is not -32601 (not a modern server's answer)", async () => {
+    const other = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "No such endpoint" } });
+    const endpoint = owned(await startSseEndpoint({ streamPath: "/mcp", streamPost: { status: 404, contentType: "application/json", body: other } }));
+    const session = ownedSession(new TransportSession(new HttpTransport(endpoint.url), { timeoutMs: 10_000 }));
+    await session.open();
+    expect((await session.request("initialize", INITIALIZE)).protocolVersion).toBe("2025-11-25");
+    expect(session.wireKind).toBe("sse");
+  });
+
   it("is decided per connection on its initialize POST, not on another request", async () => {
     const endpoint = owned(await startSseEndpoint({ streamPath: "/mcp", streamPost: { status: 404 } }));
     const session = ownedSession(new TransportSession(new HttpTransport(endpoint.url), { timeoutMs: 10_000 }));

@@ -4,7 +4,9 @@
  *
  * Each connection (each `open()`) starts on Streamable HTTP. When its `initialize` POST is
  * refused with 400, 404 or 405 and the body is not a recognized modern JSON-RPC error (a modern
- * server saying why it refused), the server is taken for a legacy one: the Streamable HTTP
+ * server saying why it refused: a code it reserves, or 404 with -32601 for a method it does not
+ * implement, such as `initialize` on a server that speaks only 2026-07-28; see
+ * `isModernRefusal`), the server is taken for a legacy one: the Streamable HTTP
  * connection is closed, a GET at the same URL opens the legacy SSE stream, and `initialize` is
  * sent there; everything after goes over SSE. Should that URL offer no stream (404, 405, or a
  * page that is not an event stream), the conventional legacy path `<url>/sse` is tried once, so
@@ -20,7 +22,7 @@
 import { McpTransportError } from "../../errors.js";
 import type { JsonRpcMessage, RequestId } from "../../protocol/jsonrpc.js";
 import { Method } from "../../protocol/methods.js";
-import { isModernErrorCode } from "../../protocol/modern.js";
+import { isModernRefusal } from "../../protocol/modern.js";
 import { isSuccessStatus } from "./endpoint-policy.js";
 import type { Limits } from "../limits.js";
 import { SSE_KIND } from "./sse-connection.js";
@@ -72,7 +74,7 @@ export function fallbackWanted(error: unknown): error is McpTransportError {
     error instanceof McpTransportError &&
     error.httpStatus !== undefined &&
     FALLBACK_STATUSES.includes(error.httpStatus) &&
-    !isModernErrorCode(error.code)
+    !isModernRefusal(error.code, error.httpStatus)
   );
 }
 
