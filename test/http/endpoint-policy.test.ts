@@ -279,6 +279,16 @@ describe("exchange", () => {
     expect(client.seen[1]!.headers).toEqual({ accept: "a" });
   });
 
+  it("sends a request to another origin than the configured one without credentials and the user's headers, as a redirect there", async () => {
+    const headers = { authorization: "Bearer s", cookie: "c=1", "x-api-key": "k", accept: "a" };
+    const elsewhere = fakeClient([response(202)]);
+    await exchange(elsewhere, { ...request(headers), url: new URL("https://example.com/messages") }, { ...options, configuredOrigin: "http://example.com" });
+    expect(elsewhere.seen[0]!.headers).toEqual({ accept: "a" });
+    const configured = fakeClient([response(202)]);
+    await exchange(configured, request(headers), { ...options, configuredOrigin: "http://example.com" });
+    expect(configured.seen[0]!.headers).toEqual(headers);
+  });
+
   it("keeps headers on a same-origin redirect and remembers a permanent one", async () => {
     const client = fakeClient([response(308, { location: "/mcp/" }), response(200)]);
     const result = await exchange(client, request({ authorization: "Bearer s" }), options);

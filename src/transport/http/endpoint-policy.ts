@@ -253,6 +253,13 @@ export interface ExchangeOptions {
   redirect: RedirectMode;
   /** Names (lower case) of the user's own headers: dropped, with cookies and authorization, when the origin changes. */
   userHeaders: readonly string[];
+  /**
+   * The origin the user configured, for a request whose URL came from elsewhere (the legacy
+   * transport's message endpoint, on the origin its stream was redirected to): a request to
+   * another origin goes without the user's headers and credentials, as a redirect to one does.
+   * @default the request's own origin (only a redirect changes it)
+   */
+  configuredOrigin?: string;
   /** What is being sent, for error messages: "request \"tools/call\"", "the event stream". */
   what: string;
   /** @default UNREACHABLE_ATTEMPTS */
@@ -276,6 +283,9 @@ export interface Exchange {
  */
 export async function exchange(client: HttpClient, request: HttpRequest, options: ExchangeOptions): Promise<Exchange> {
   if (request.signal.aborted) throw abortReason(request.signal);
+  if (options.configuredOrigin !== undefined && request.url.origin !== options.configuredOrigin) {
+    request = { ...request, headers: withoutCredentials(request.headers, options.userHeaders) };
+  }
   let first: Attempt;
   try {
     const response = await client.request(request);
@@ -342,7 +352,7 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
       );
     }
     if (!decision.sameOrigin) {
-      headers = withoutHeaders(headers, [...CREDENTIAL_HEADERS, ...options.userHeaders]);
+      headers = withoutCredentials(headers, options.userHeaders);
       permanent = false;
     }
     if (response.status !== 308) permanent = false;
@@ -366,9 +376,15 @@ function isRedirect(status: number): boolean {
   return status === 0 || (status >= 300 && status < 400 && status !== 304);
 }
 
-function withoutHeaders(headers: Record<string, string>, names: readonly string[]): Record<string, string> {
+/**
+ * The headers a request may carry to an origin other than the one the user configured (an
+ * http→https upgrade is another origin): none of the user's own, and no Authorization, Cookie or
+ * Proxy-Authorization. The one rule for both ways a request gets there: a redirect, and a legacy
+ * message endpoint on the origin its stream was redirected to.
+ */
+function withoutCredentials(headers: Record<string, string>, userHeaders: readonly string[]): Record<string, string> {
   const kept = { ...headers };
-  for (const name of names) delete kept[name];
+  for (const name of [...CREDENTIAL_HEADERS, ...userHeaders]) delete kept[name];
   return kept;
 }
 

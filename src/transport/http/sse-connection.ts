@@ -152,7 +152,9 @@ export class SseConnection implements McpConnection {
         this.options.auth,
         this.access,
         { method: "POST", url: endpoint, headers, body: text, signal: controller.signal },
-        { redirect: this.options.redirect, userHeaders, what, bestEffort: context?.bestEffort === true },
+        // The endpoint is on the origin that answered the stream, which a redirect (http to
+        // https) may have changed: the user's headers and credentials go to the configured one only.
+        { redirect: this.options.redirect, userHeaders, what, configuredOrigin: this.url.origin, bestEffort: context?.bestEffort === true },
       );
       const failure = await statusFailure(response, { what });
       if (failure) throw failure;
