@@ -13,6 +13,7 @@
  * waiting for its own timeout. The SDK's shape is declared here, so mcpwire needs no SDK.
  */
 import { McpTransportError } from "../errors.js";
+import { revisionAcceptsBatches } from "../protocol/revisions.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcFailure,
@@ -24,7 +25,7 @@ import type {
 } from "../protocol/jsonrpc.js";
 import { LIMIT_NAMES, resolveLimits, type Limits } from "../transport/limits.js";
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
-import type { ConnectionEnding, McpConnection, McpTransport } from "../transport/transport.js";
+import type { ConnectionEnding, McpConnection, McpTransport, WireRules } from "../transport/transport.js";
 
 /**
  * The JSON-RPC error code of a request that failed at the wire: the SDK's `RequestTimeout` for
@@ -139,7 +140,7 @@ export class SdkTransport implements SdkTransportLike {
     }
     this.connection = connection;
     this.state = "open";
-    if (this.protocolVersion !== undefined) connection.setProtocolVersion?.(this.protocolVersion);
+    if (this.protocolVersion !== undefined) connection.setProtocolVersion?.(this.protocolVersion, wireRules(this.protocolVersion));
   }
 
   /** Hands one message to the wire. Rejects with an `McpTransportError` (LIMIT, DISCONNECTED). */
@@ -173,10 +174,14 @@ export class SdkTransport implements SdkTransportLike {
     this.notifyClosed();
   }
 
-  /** The revision agreed in `initialize`; HTTP transports send it as `MCP-Protocol-Version`. */
+  /**
+   * The revision agreed in `initialize`; HTTP transports send it as `MCP-Protocol-Version`. The
+   * wire follows that revision's rules as under mcpwire's own client: a 2025-03-26 server's
+   * JSON-RPC batches are read, since that revision says clients "MUST support receiving" them.
+   */
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
-    this.connection?.setProtocolVersion?.(version);
+    this.connection?.setProtocolVersion?.(version, wireRules(version));
   }
 
   private deliver(message: JsonRpcMessage): void {
@@ -219,6 +224,11 @@ export class SdkTransport implements SdkTransportLike {
       if (oldest !== undefined) this.failedIds.delete(oldest);
     }
   }
+}
+
+/** What the wire must follow under `revision`, the SDK's `Client` having settled it in `initialize`. */
+function wireRules(revision: string): WireRules {
+  return { acceptsBatches: revisionAcceptsBatches(revision) };
 }
 
 /** Refuses a key nobody would read (resolveLimits reads only the names it knows). */

@@ -8,7 +8,7 @@
  */
 import { McpTransportError } from "../errors.js";
 import { Method, Notification } from "../protocol/methods.js";
-import { LATEST_LEGACY_REVISION, LEGACY_REVISIONS, isLegacyRevision, type LegacyRevision } from "../protocol/revisions.js";
+import { LATEST_LEGACY_REVISION, LEGACY_REVISIONS, isLegacyRevision, revisionAcceptsBatches, type LegacyRevision } from "../protocol/revisions.js";
 import { schemas } from "../protocol/schema-registry.js";
 import type { Implementation, InitializeResult } from "../protocol/schemas.js";
 import type { TransportSession } from "../session/session.js";
@@ -50,7 +50,7 @@ export async function initializeLegacy(session: TransportSession, options: Hands
     );
   }
   // Only revision 2025-03-26 let servers answer with JSON-RPC batches (2025-06-18 removed them).
-  session.setProtocolVersion(result.protocolVersion, { acceptsBatches: result.protocolVersion === "2025-03-26" });
+  session.setProtocolVersion(result.protocolVersion, { acceptsBatches: revisionAcceptsBatches(result.protocolVersion) });
   await session.notify(Notification.initialized);
   return { protocolVersion: result.protocolVersion, result };
 }

@@ -19,6 +19,21 @@ export const LATEST_LEGACY_REVISION: LegacyRevision = LEGACY_REVISIONS[0];
 /** The revision modern requests carry unless the server asks for another it supports. */
 export const LATEST_MODERN_REVISION: ModernRevision = MODERN_REVISIONS[0];
 
+/**
+ * The one revision whose servers may send JSON-RPC batches: 2025-03-26, basic, "Batching": "MCP
+ * implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC
+ * batches"; 2025-06-18 removed them.
+ */
+export const BATCH_REVISION: LegacyRevision = "2025-03-26";
+
+/**
+ * Whether a connection that settled on `revision` reads JSON-RPC batches (`WireRules.acceptsBatches`):
+ * the one place this rule is written, for the client's handshake, the SDK adapter and the gateway.
+ */
+export function revisionAcceptsBatches(revision: string): boolean {
+  return revision === BATCH_REVISION;
+}
+
 export function isLegacyRevision(value: unknown): value is LegacyRevision {
   return typeof value === "string" && (LEGACY_REVISIONS as readonly string[]).includes(value);
 }

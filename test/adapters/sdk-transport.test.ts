@@ -9,12 +9,18 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LATEST_PROTOCOL_VERSION,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   McpTransportError,
   MemoryTransport,
   StdioTransport,
+  createMemoryPair,
   StreamableHttpTransport,
   type ConnectionEvents,
   type McpConnection,
@@ -204,7 +210,52 @@ describe("mcpwire/sdk: the official SDK's Client over an mcpwire transport", () 
     const client = new Client({ name: "sdk", version: "1.0.0" });
     await expect(client.connect(transport)).rejects.toMatchObject({ reason: "UNAVAILABLE" });
   });
+});
 
+/**
+ * A server of `revision` that answers `tools/call` with a JSON-RPC batch: a log notification,
+ * then the answer. 2025-03-26, basic, "Batching": "MCP implementations MAY support sending
+ * JSON-RPC batches, but MUST support receiving JSON-RPC batches"; 2025-06-18 removed batches.
+ */
+function batchingServer(revision: string): SdkTransport {
+  const { transport, server } = createMemoryPair();
+  server.onmessage = (message) => {
+    const { id, method } = message as { id?: RequestId; method?: string };
+    if (id === undefined || method === undefined) return;
+    // What the server end sends in one `send` is one message: the array is a batch.
+    if (method === "tools/call") {
+      void server.send([
+        { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "in the batch" } },
+        { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "answered in the batch" }] } },
+      ]);
+      return;
+    }
+    const result =
+      method === "initialize"
+        ? { protocolVersion: revision, capabilities: { tools: {}, logging: {} }, serverInfo: { name: "batching", version: "1.0.0" } }
+        : {};
+    void server.send({ jsonrpc: "2.0", id, result });
+  };
+  return new SdkTransport(transport);
+}
+
+describe("mcpwire/sdk follows the negotiated revision's wire rules", () => {
+  it("reads a JSON-RPC batch from a server that negotiated 2025-03-26, each message in order", async () => {
+    const client = await sdkClient(batchingServer("2025-03-26"));
+    expect(client.getServerVersion()).toMatchObject({ name: "batching" });
+    const seen: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void seen.push(notification.params.data));
+    expect(textOf(await client.callTool({ name: "batched", arguments: {} }))).toBe("answered in the batch");
+    expect(seen).toEqual(["in the batch"]);
+  });
+
+  it("still refuses a batch under a revision without batches (2025-06-18): the call fails, PROTOCOL reported", async () => {
+    const transport = batchingServer("2025-06-18");
+    const client = await sdkClient(transport);
+    const seen = watchCallbacks(transport);
+    await expect(client.callTool({ name: "batched", arguments: {} }, undefined, { timeout: 60_000 })).rejects.toThrow();
+    expect(seen.errors[0]).toMatchObject({ reason: "PROTOCOL" });
+  });
 });
 
 describe("mcpwire/sdk over real wires", () => {

@@ -12,7 +12,7 @@
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { Method } from "../../protocol/methods.js";
 import { MetaKey, ModernMethod } from "../../protocol/modern.js";
-import { LATEST_MODERN_REVISION, isModernRevision } from "../../protocol/revisions.js";
+import { LATEST_MODERN_REVISION, isModernRevision, revisionAcceptsBatches } from "../../protocol/revisions.js";
 import type { SendContext, WireRules } from "../../transport/transport.js";
 
 export type HostEra = { name: "legacy" } | { name: "modern"; revision: string };
@@ -32,5 +32,5 @@ export function eraOf(message: JsonRpcMessage): HostEra | undefined {
 
 /** The wire rules of a legacy revision the remote settled on in its `initialize` answer. */
 export function legacyWireRules(revision: string): WireRules {
-  return { acceptsBatches: revision === "2025-03-26" };
+  return { acceptsBatches: revisionAcceptsBatches(revision) };
 }

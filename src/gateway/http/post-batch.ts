@@ -19,7 +19,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSONRPC_INVALID_REQUEST, isNotification, isRequest, isResponse, toMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { Method } from "../../protocol/methods.js";
-import { isModernRevision } from "../../protocol/revisions.js";
+import { BATCH_REVISION, isModernRevision } from "../../protocol/revisions.js";
 import type { Relay } from "../relay.js";
 import { BatchReply } from "./batch-reply.js";
 import { headerValue, metaRevisionOf, sessionVersionRefusal } from "./era-of-request.js";
@@ -29,8 +29,8 @@ import type { FrontContext } from "./front-context.js";
 import type { PostRequest } from "./post-handler.js";
 import { writeEmpty, writeJson } from "./request-reply.js";
 
-/** The one revision whose callers may send batches. */
-export const BATCH_REVISION = "2025-03-26";
+/** The one revision whose callers may send batches (the rule lives in protocol/revisions.ts). */
+export { BATCH_REVISION };
 
 /** Where the members of a batch go, and what their forwarded requests' plans carry. */
 interface BatchRoute {
