@@ -4,8 +4,15 @@
  *
  * A variable that is unset and has no fallback is an error that names it: an empty token sent
  * as `Authorization: Bearer ` fails far from its cause.
+ *
+ * The names a reference carries: a letter or `_`, then letters, digits, `_` and parentheses, so
+ * Windows' own `ProgramFiles(x86)` and `CommonProgramFiles(x86)` (which `isEnvVarName` accepts in
+ * `env`/`envAllow`) can be referenced; a `}` ends the reference and `:` starts `:-`, and neither
+ * is part of such a name, so the reading is unambiguous. Other text in `${...}` is left as it is,
+ * as before: a string may hold shell that the child's shell expands (`${HOME%/*}`, `${#VAR}`),
+ * and that text must reach it unchanged rather than fail as an unset variable.
  */
-const REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+const REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_()]*)(?::-([^}]*))?\}/g;
 
 export function expandVariables(text: string, env: Record<string, string | undefined>, where: string): string {
   if (!text.includes("${")) return text;

@@ -67,6 +67,20 @@ describe("expandVariables", () => {
     expect(expandVariables("${MISSING:-none} ${EMPTY:-blank}", env, "x")).toBe("none blank");
     expect(expandVariables("no references", env, "x")).toBe("no references");
   });
+  it("expands names with parentheses, as Windows has them (${env:ProgramFiles(x86)}, ${ProgramFiles(x86)})", () => {
+    const windows = { "ProgramFiles(x86)": "C:\\Program Files (x86)" };
+    expect(expandVariables("${env:ProgramFiles(x86)}\\tool.exe", windows, "x")).toBe("C:\\Program Files (x86)\\tool.exe");
+    expect(expandVariables("${ProgramFiles(x86)}", windows, "x")).toBe("C:\\Program Files (x86)");
+    expect(expandVariables("${CommonProgramFiles(x86):-none}", windows, "x")).toBe("none");
+    expect(() => expandVariables("${env:CommonProgramFiles(x86)}", windows, "x")).toThrow(
+      "x: the environment variable CommonProgramFiles(x86) is not set",
+    );
+  });
+  it("leaves other ${...} text as it is, for the child's shell", () => {
+    for (const text of ["${HOME%/*}", "${#TOKEN}", "${ TOKEN }", "${}", "${1X}", "${TOKEN:=x}", "${a b}"]) {
+      expect(expandVariables(text, env, "x")).toBe(text);
+    }
+  });
   it("refuses an unset variable, naming it", () => {
     expect(() => expandVariables("Bearer ${env:GITHUB_TOKEN}", env, "mcp.json: server \"gh\".headers")).toThrow(
       'mcp.json: server "gh".headers: the environment variable GITHUB_TOKEN is not set',
