@@ -10,8 +10,14 @@
  */
 import type { RequestOptions } from "../session/session.js";
 
-/** What a request of the client carries: the session's options, a label, the caller's `_meta` entries. */
-export type SentOptions = RequestOptions & { label: string; meta?: Record<string, unknown> };
+/**
+ * What a request of the client carries: the session's options, a label, the caller's `_meta`
+ * entries, and whether a -32042 may be answered by running its elicitations and sending the
+ * request again (`urlElicitationRetry`, see url-elicitation.ts). False for a request that is
+ * itself that repeat, made by a layer above (a tool task that ended with -32042): a -32042 is one
+ * round of elicitations per original request, so the user is never asked a second time.
+ */
+export type SentOptions = RequestOptions & { label: string; meta?: Record<string, unknown>; urlElicitationRetry?: boolean };
 
 /** Every key of `T`, none optional: a key added to `RequestOptions` and not copied below does not compile. */
 type EveryKey<T> = { [K in keyof Required<T>]: T[K] | undefined };
@@ -30,6 +36,7 @@ export function sentOptions(options: SentOptions, onDispatch: RequestOptions["on
     onDispatch,
     onLateResult: options.onLateResult,
     meta: options.meta,
+    urlElicitationRetry: options.urlElicitationRetry,
   };
   return copy as SentOptions;
 }

@@ -143,7 +143,11 @@ export class ServerConnection {
    * is made only when one comes: every other request goes to the era with nothing around it but
    * the check of its failure.
    */
-  request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions & { label: string }): Promise<Record<string, unknown>> {
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions & { label: string; urlElicitationRetry?: boolean },
+  ): Promise<Record<string, unknown>> {
     let sent: Promise<Record<string, unknown>>;
     try {
       this.era.checkMethod(method, options.label);
@@ -158,6 +162,8 @@ export class ServerConnection {
       // terminal task never changes, so sending tasks/result again can only fail again. The
       // request to send again is that one (see ToolTasks.follow).
       if (!isUrlElicitationRequired(error) || method === TaskMethod.result) throw error;
+      // The request is itself the one repeat of a -32042 that a layer above made (SentOptions).
+      if (options.urlElicitationRetry === false) throw error;
       return this.afterUrlElicitations(error, () => this.send(method, params, options), { method, label: options.label, signal: options.signal });
     });
   }

@@ -18,6 +18,7 @@ describe("sentOptions", () => {
     onDispatch,
     onLateResult: () => {},
     meta: { traceparent: "t" },
+    urlElicitationRetry: false,
   };
 
   it("copies every option a request carries into a new object", () => {

@@ -279,6 +279,26 @@ describe("2025-11-25: waiting for a task", () => {
     expect(transport.requests("tasks/result")).toHaveLength(2);
   });
 
+  it("a retried tools/call answered -32042 at once fails url_elicitation_required: one round of elicitations per call", async () => {
+    // The -32042 lists the elicitations "required to complete before the original can be retried"
+    // (client/elicitation): the retry is that one retry, not the start of another round.
+    const elicitation = { mode: "url", elicitationId: "connect-1", url: "https://example.com/connect", message: "Connect." };
+    let calls = 0;
+    const transport = legacyServer(
+      {
+        "tools/call": () => (++calls === 1 ? { task: task("working") } : RecordingTransport.error(-32042, "again", { elicitations: [elicitation] })),
+        "tasks/result": RecordingTransport.error(-32042, "first", { elicitations: [elicitation] }),
+      },
+      [task("failed")],
+    );
+    let asked = 0;
+    await using client = await connect(transport, { handlers: { elicitation: { url: () => (asked++, { action: "accept" }) } } });
+    const error = await failure(client.callTool("job"));
+    expect(error).toMatchObject({ reason: "PROTOCOL", kind: "url_elicitation_required", code: -32042 });
+    expect(asked).toBe(1);
+    expect(transport.requests("tools/call")).toHaveLength(2);
+  });
+
   it("a CreateTaskResult that is not one is a PROTOCOL failure naming the field", async () => {
     const transport = legacyServer({ "tools/call": { task: { taskId: 7, status: "working" } } });
     await using client = await connect(transport);

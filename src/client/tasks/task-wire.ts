@@ -13,8 +13,11 @@ import type { EraName, ProtocolEra } from "../era.js";
 import type { ClientHandlers } from "../handlers.js";
 import type { TaskState } from "./task-state.js";
 
-/** Options of one request of a task: those of every request, a label, the caller's `_meta` entries. */
-export type TaskRequestOptions = RequestOptions & { label: string; meta?: Record<string, unknown> };
+/**
+ * Options of one request of a task: those of every request, a label, the caller's `_meta` entries,
+ * and `urlElicitationRetry` (see `SentOptions`).
+ */
+export type TaskRequestOptions = RequestOptions & { label: string; meta?: Record<string, unknown>; urlElicitationRetry?: boolean };
 
 /** What the client lends to its tasks. */
 export interface TaskHost {

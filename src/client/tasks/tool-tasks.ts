@@ -55,7 +55,7 @@ export class ToolTasks {
    * A call that is plain by the plan (most are) goes to the connection with no layer of its own
    * but the look at its answer, which a modern server may make a task.
    */
-  call(name: string, args: Record<string, unknown>, options: TaskAwareCallOptions, elicited = false): Promise<Record<string, unknown>> {
+  call(name: string, args: Record<string, unknown>, options: TaskAwareCallOptions): Promise<Record<string, unknown>> {
     const startedAt = performance.now();
     let request: TaskRequest | undefined;
     let planned: ToolCallPlan | Promise<ToolCallPlan>;
@@ -68,8 +68,10 @@ export class ToolTasks {
       return Promise.reject(error);
     }
     const params = { name, arguments: args };
-    // A task that ends with -32042 asks for this whole call again, once (see follow).
-    const again = elicited ? undefined : () => this.call(name, args, options, true);
+    // A task that ends with -32042 asks for this whole call again, once (see follow): the repeat
+    // retries no -32042 of its own, neither its task's nor the connection's for its tools/call,
+    // so the user is asked for one round of elicitations per call.
+    const again = options.urlElicitationRetry === false ? undefined : () => this.call(name, args, { ...options, urlElicitationRetry: false });
     if (planned === "plain") {
       const wire = this.wire();
       // The request's id is its progress token, for a task the server may answer with.
