@@ -139,6 +139,7 @@ export {
 } from "./transport/recording.js";
 export {
   StreamableHttpTransport,
+  CANCEL_NOTICE_TIMEOUT_MS,
   DELETE_TIMEOUT_MS,
   RESPONSE_STREAM_LINGER_MS,
   MAX_STREAM_RECONNECTS,

@@ -10,6 +10,7 @@ import { TransportSession } from "../../src/session/session.js";
 import { RESPONSE_STREAM_LINGER_MS, StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
 import { SESSION, initializeResult, jsonRpcResult, startEndpoint } from "../fixtures/http-endpoint.js";
 import { connectHttp, failure, owned } from "./helpers.js";
+import { rejection } from "../helpers/failure.js";
 
 describe("headers", () => {
   it("sends Accept and Content-Type on every POST, the session id and the negotiated revision after initialize", async () => {
@@ -136,6 +137,36 @@ describe("sessions", () => {
     await client.close();
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(endpoint.count("DELETE")).toBe(1);
+  }, 30_000);
+
+  it("the cancel notice of a request given up is aborted within CANCEL_NOTICE_TIMEOUT_MS when the server never answers it; the connection goes on", async () => {
+    // STYLE: "Best-effort traffic gets its own deadline": nothing else ends the notice but close().
+    let noticeClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (noticeClosed = resolve));
+    const endpoint = owned(
+      await startEndpoint((request, res) => {
+        const args = (request.body?.params as { arguments?: { text?: string } } | undefined)?.arguments;
+        if (request.body?.method === "notifications/cancelled") {
+          // Never answered: only the client can end this POST, and the server sees its socket close.
+          res.on("close", () => noticeClosed());
+          return true;
+        }
+        // Never answered either: its caller gives up.
+        return request.body?.method === "tools/call" && args?.text === "never";
+      }),
+    );
+    const client = await connectHttp(endpoint.url, { listen: false });
+    const gaveUp = new AbortController();
+    const call = rejection(client.callTool("echo", { text: "never" }, { signal: gaveUp.signal, validateOutput: false }));
+    await expect.poll(() => endpoint.count("tools/call"), { timeout: 10_000 }).toBe(1);
+    gaveUp.abort(new Error("the caller gave up"));
+    await call;
+    await expect.poll(() => endpoint.count("notifications/cancelled"), { timeout: 10_000 }).toBe(1);
+    // The constant is not overridable (neither is DELETE_TIMEOUT_MS): this waits it out, for the
+    // server's close event, not for a time. Without the deadline only close() would end it.
+    await closed;
+    const after = await client.callTool("echo", { text: "still usable" }, { validateOutput: false });
+    expect(after.content).toEqual([{ type: "text", text: "still usable" }]);
   }, 30_000);
 });
 

@@ -8,6 +8,7 @@ import { TransportSession } from "../../src/session/session.js";
 import { SseTransport } from "../../src/transport/http/sse.js";
 import { startSseEndpoint } from "../fixtures/sse-endpoint.js";
 import { closedPort, connectWith, failure, owned, ownedSession } from "./helpers.js";
+import { rejection } from "../helpers/failure.js";
 
 const HTML_MARKER = "Intercepted by the corporate proxy";
 
@@ -277,6 +278,41 @@ describe("legacy SSE: the endpoint policy", () => {
     expect(error.reason).toBe("UNAVAILABLE");
     expect(error.message).toContain("after 3 attempts");
   });
+});
+
+describe("legacy SSE: the cancel notice", () => {
+  it("a cancel notice the server never accepts is aborted within CANCEL_NOTICE_TIMEOUT_MS, not timeoutMs; the connection goes on", async () => {
+    // STYLE: "Best-effort traffic gets its own deadline", shorter than the connection's timeoutMs.
+    let noticeClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (noticeClosed = resolve));
+    const endpoint = owned(
+      await startSseEndpoint({
+        onMessage(request, res) {
+          const args = (request.body?.params as { arguments?: { text?: string } } | undefined)?.arguments;
+          if (request.body?.method === "notifications/cancelled") {
+            // Never accepted: only the client can end this POST, and the server sees its socket close.
+            res.on("close", () => noticeClosed());
+            return true;
+          }
+          if (request.body?.method !== "tools/call" || args?.text !== "never") return false;
+          res.writeHead(202).end(); // accepted, never answered: its caller gives up
+          return true;
+        },
+      }),
+    );
+    const client = await connectWith(new SseTransport(endpoint.url), { timeoutMs: 600_000 });
+    const gaveUp = new AbortController();
+    const call = rejection(client.callTool("echo", { text: "never" }, { signal: gaveUp.signal, validateOutput: false }));
+    await expect.poll(() => endpoint.count("tools/call"), { timeout: 10_000 }).toBe(1);
+    gaveUp.abort(new Error("the caller gave up"));
+    await call;
+    await expect.poll(() => endpoint.count("notifications/cancelled"), { timeout: 10_000 }).toBe(1);
+    // Waits out the (not overridable) constant, for the server's close event; without it, the
+    // POST would stay open for the connection's timeoutMs (ten minutes here).
+    await closed;
+    const after = await client.callTool("echo", { text: "still usable" }, { validateOutput: false });
+    expect(after.content).toEqual([{ type: "text", text: "still usable" }]);
+  }, 30_000);
 });
 
 describe("legacy SSE: the stream is the connection", () => {

@@ -11,7 +11,8 @@
  * - the `endpoint` event, and the GET before it: the connection's `timeoutMs`; past it, TIMEOUT;
  * - each POST must be accepted within the connection's `timeoutMs` too (a legacy server answers
  *   202 at once and replies on the stream), so that a server that never answers a POST cannot
- *   hold a notification forever;
+ *   hold a notification forever; the cancel notice of a request given up, within
+ *   CANCEL_NOTICE_TIMEOUT_MS (http/cancel-notice.ts) when that is shorter, postponed by no login;
  * - replies: `readTimeoutMs` of silence on the stream while a request waits fails it (TIMEOUT).
  */
 import { IdTable } from "../../collections/id-table.js";
@@ -26,6 +27,7 @@ import { authorizedExchange } from "./authorized-exchange.js";
 import type { HttpClient, HttpResponse } from "./http-client.js";
 import { requestHeaders, whatOf, type ResolvedHttpOptions } from "./http-options.js";
 import { RequestAbort } from "./request-abort.js";
+import { CANCEL_NOTICE_TIMEOUT_MS, cancelNoticeDeadline } from "./cancel-notice.js";
 import { ReadStallWatch } from "../common/read-stall.js";
 import { isMessageEvent, readSse, type SseEvent } from "./sse-reader.js";
 import { checkOutgoingSize, type Limits } from "../limits.js";
@@ -142,10 +144,14 @@ export class SseConnection implements McpConnection {
       this.stall.sent(message, context?.longLived ?? false);
     }
     let timedOut = false;
-    const timer = this.deadline(() => {
+    const onExpire = () => {
       timedOut = true;
       controller.abort();
-    });
+    };
+    // The cancel notice waits on no login, so no login postpones its own, shorter deadline.
+    const bestEffort = context?.bestEffort === true;
+    const limitMs = bestEffort ? Math.min(CANCEL_NOTICE_TIMEOUT_MS, this.limits.timeoutMs) : this.limits.timeoutMs;
+    const timer = bestEffort ? cancelNoticeDeadline(onExpire, limitMs) : this.deadline(onExpire);
     try {
       const { headers, userHeaders } = await requestHeaders(this.options.headers, { "content-type": JSON_MEDIA_TYPE }, context?.headers);
       const { response } = await authorizedExchange(
@@ -154,7 +160,7 @@ export class SseConnection implements McpConnection {
         { method: "POST", url: endpoint, headers, body: text, signal: controller.signal },
         // The endpoint is on the origin that answered the stream, which a redirect (http to
         // https) may have changed: the user's headers and credentials go to the configured one only.
-        { redirect: this.options.redirect, userHeaders, what, configuredOrigin: this.url.origin, bestEffort: context?.bestEffort === true },
+        { redirect: this.options.redirect, userHeaders, what, configuredOrigin: this.url.origin, bestEffort },
       );
       const failure = await statusFailure(response, { what });
       if (failure) throw failure;
@@ -165,8 +171,8 @@ export class SseConnection implements McpConnection {
       if (timedOut) {
         throw new McpTransportError(
           "TIMEOUT",
-          `the endpoint did not accept ${what} within ${this.limits.timeoutMs} ms (timeoutMs)`,
-          { timeoutMs: this.limits.timeoutMs, cause: error },
+          `the endpoint did not accept ${what} within ${limitMs} ms (${bestEffort ? "CANCEL_NOTICE_TIMEOUT_MS" : "timeoutMs"})`,
+          { timeoutMs: limitMs, cause: error },
         );
       }
       if (controller.signal.aborted && this.state !== "open") throw new McpTransportError("DISCONNECTED", `the connection closed while ${what} was sent`);

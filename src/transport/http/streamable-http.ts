@@ -13,7 +13,8 @@
  * `MCP-Protocol-Version`. A 404 on a request that carried the session id means the server forgot
  * the session: the request fails with `sessionExpired` (the client initializes again and retries
  * it once), and so does every request sent until a new `initialize` starts a new session.
- * `close()` ends the session with DELETE, bounded in time.
+ * `close()` ends the session with DELETE, bounded in time; the cancel notice of a request given up
+ * is bounded too (http/cancel-notice.ts).
  *
  * Redirects, content types, statuses, attempts and byte ceilings follow the endpoint policy
  * (http/endpoint-policy.ts), shared with the legacy HTTP+SSE transport.
@@ -70,6 +71,7 @@ import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 import { IncomingBatches } from "../common/incoming-batches.js";
 import { ServerEventStream } from "./event-stream.js";
 import { DELETE_TIMEOUT_MS, HttpSession, deleteSession } from "./http-session.js";
+import { CANCEL_NOTICE_TIMEOUT_MS, cancelNoticeDeadline } from "./cancel-notice.js";
 import { MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF, reopenEventStream } from "./stream-reopen.js";
 import { checkOutgoingSize, describeValue, type Limits } from "../limits.js";
 import type { ConnectionEvents, McpConnection, McpTransport, OpenOptions, SendContext, WireRules } from "../transport.js";
@@ -100,7 +102,7 @@ export const STREAMABLE_HTTP_OPTION_NAMES = [...HTTP_ENDPOINT_OPTION_NAMES, "lis
  */
 export const RESPONSE_STREAM_LINGER_MS = 2_000;
 
-export { DELETE_TIMEOUT_MS, MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF };
+export { CANCEL_NOTICE_TIMEOUT_MS, DELETE_TIMEOUT_MS, MAX_STREAM_RECONNECTS, STREAM_RECONNECT_BACKOFF };
 
 const KIND = "streamable-http";
 const ACCEPT_ANY = `${JSON_MEDIA_TYPE}, ${SSE_MEDIA_TYPE}`;
@@ -273,11 +275,15 @@ class StreamableHttpConnection implements McpConnection {
   private async sendOther(message: JsonRpcMessage, text: string, context?: SendContext): Promise<void> {
     const what = whatOf(message);
     const controller = this.newController();
+    const bestEffort = context?.bestEffort === true;
+    // Nobody waits for the cancel notice: its own deadline ends it, not only close().
+    const deadline = bestEffort ? cancelNoticeDeadline(() => controller.abort()) : undefined;
     try {
-      const { response, sentSession } = await this.post(text, controller.signal, what, context?.headers, context?.bestEffort === true);
+      const { response, sentSession } = await this.post(text, controller.signal, what, context?.headers, bestEffort);
       await this.checkSessionStatus(response, sentSession, what);
       response.discard();
     } finally {
+      deadline?.clear();
       this.controllers.delete(controller.serial);
     }
     if ("method" in message && message.method === Notification.initialized) this.listen();

@@ -1,0 +1,21 @@
+/**
+ * The deadline of the `notifications/cancelled` POST that the HTTP wires send when a caller gives
+ * up (`SendContext.bestEffort`). Nobody waits for that notice, so nothing but its own deadline
+ * ends it: a server that never answers it would otherwise hold the request, and one of the
+ * client's connections to the endpoint, until `close()`. The go-sdk caps it the same way.
+ */
+
+/**
+ * How long the cancel notice's POST may take, in ms; past it the POST is aborted and the notice
+ * dropped. It is best-effort: the server may never hear it, as with any lost notification.
+ * @default 5_000
+ */
+export const CANCEL_NOTICE_TIMEOUT_MS = 5_000;
+
+/** Calls `onExpire` after `ms` (CANCEL_NOTICE_TIMEOUT_MS unless a shorter bound applies), unless cleared first. */
+export function cancelNoticeDeadline(onExpire: () => void, ms = CANCEL_NOTICE_TIMEOUT_MS): { clear(): void } {
+  const timer = setTimeout(onExpire, ms);
+  // Nobody waits for the notice: its timer alone keeps no process alive.
+  timer.unref();
+  return { clear: () => clearTimeout(timer) };
+}
