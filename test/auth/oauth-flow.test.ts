@@ -307,6 +307,7 @@ describe("oauth() against a scripted authorization server", () => {
       const as = own(await startScriptedAuthorizationServer());
       const endpoint = own(await startProtectedEndpoint(as, { open: ["initialize", "notifications/initialized", "server/discover"] }));
       const hook = waitingAuthorize();
+      // The GET stream is on (the default), but it starts no login: the first call does.
       const client = own(await connect(endpoint.url, { auth: oauth({ authorize: hook.authorize }), timeoutMs: 20_000, fallback: false }));
       // The request that started the login stays; one refused while it runs joins it, then leaves.
       const staying = client.callTool("echo", { text: "stays" });
@@ -321,6 +322,36 @@ describe("oauth() against a scripted authorization server", () => {
       expect(signal.aborted).toBe(false);
       hook.release();
       expect((await staying).content).toEqual([{ type: "text", text: "stays" }]);
+      // The GET stream, refused without a token, is opened again with the one the login obtained.
+      const token = as.issued.at(-1)!.access;
+      await expect.poll(() => endpoint.requests.some((request) => request.method === "GET" && request.path === "/mcp" && request.headers.authorization === `Bearer ${token}`), { timeout: 10_000 }).toBe(true);
+    });
+
+    it("with the GET stream on (the default), both requests waiting on the login give up: the hook's signal aborts", async () => {
+      // The GET stream is background traffic: it neither starts a login nor keeps one going.
+      const as = own(await startScriptedAuthorizationServer());
+      const endpoint = own(await startProtectedEndpoint(as, { open: ["initialize", "notifications/initialized", "server/discover"] }));
+      const hook = waitingAuthorize();
+      let asked = 0;
+      const counted: OAuthOptions["authorize"] = (url, context) => {
+        asked++;
+        return hook.authorize(url, context);
+      };
+      const client = own(await connect(endpoint.url, { auth: oauth({ authorize: counted }), timeoutMs: 20_000, fallback: false }));
+      await expect.poll(() => endpoint.requests.filter((request) => request.method === "GET" && request.path === "/mcp").length, { timeout: 10_000 }).toBe(1);
+      const first = new AbortController();
+      const firstCall = rejection(client.callTool("echo", { text: "first" }, { signal: first.signal }));
+      const signal = await hook.loginAsked;
+      const second = new AbortController();
+      const secondCall = rejection(client.callTool("echo", { text: "second" }, { signal: second.signal }));
+      await expect.poll(() => endpoint.requests.filter((request) => request.path === "/mcp" && request.body?.method === "tools/call").length, { timeout: 10_000 }).toBe(2);
+      second.abort(new Error("the second gave up"));
+      await secondCall;
+      expect(signal.aborted).toBe(false);
+      first.abort(new Error("the first gave up"));
+      await firstCall;
+      await expect.poll(() => signal.aborted, { timeout: 10_000 }).toBe(true);
+      expect(asked).toBe(1);
     });
 
     it("both requests waiting on the login give up: the hook's signal aborts, though their cancel notices were refused while it ran", async () => {

@@ -22,12 +22,17 @@ export interface AuthorizedExchangeOptions extends ExchangeOptions {
   bestEffort?: boolean;
 }
 
+/** The exchange, and the `Authorization` header its last attempt carried (none without a provider, or when it gave none). */
+export interface AuthorizedExchangeResult extends Exchange {
+  authorization?: string;
+}
+
 export function authorizedExchange(
   auth: AuthProvider | undefined,
   access: HttpAccess,
   request: HttpRequest,
   options: AuthorizedExchangeOptions,
-): Promise<Exchange> {
+): Promise<AuthorizedExchangeResult> {
   if (auth === undefined) return exchange(access.client, request, options);
   return exchangeWithAuth(auth, access, request, options);
 }
@@ -35,7 +40,7 @@ export function authorizedExchange(
 /** Refusals of one request handed to the provider before the next one is reported as it is. */
 export const MAX_AUTH_ROUNDS = 4;
 
-async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request: HttpRequest, options: AuthorizedExchangeOptions): Promise<Exchange> {
+async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request: HttpRequest, options: AuthorizedExchangeOptions): Promise<AuthorizedExchangeResult> {
   const bestEffort = options.bestEffort === true;
   const asked: AuthRequest = { method: request.method, url: request.url, signal: request.signal, http: access, tried: new Set(), bestEffort };
   for (let round = 1; ; round++) {
@@ -43,7 +48,7 @@ async function exchangeWithAuth(auth: AuthProvider, access: HttpAccess, request:
     const result = await exchange(access.client, withHeaders(request, sent), options);
     if (round > MAX_AUTH_ROUNDS || !asksForCredentials(result.response)) {
       if (round > 1) acceptedAfterRefusal(auth, asked, result.response.status);
-      return result;
+      return sent.authorization === undefined ? result : { ...result, authorization: sent.authorization };
     }
     const refused = result.response;
     const status = refused.status;
@@ -80,7 +85,8 @@ function stillRefused(status: number, wwwAuthenticate: string | undefined, what:
 
 /**
  * The request with the provider's headers and no more: for a request that must not start a flow
- * (the best-effort DELETE at close, which a browser login must not hold up).
+ * (the best-effort DELETE at close, which a browser login must not hold up; the GET stream of
+ * Streamable HTTP, which must not keep one going that no request waits for).
  */
 export async function withAuthHeaders(auth: AuthProvider | undefined, access: HttpAccess, request: HttpRequest): Promise<HttpRequest> {
   if (auth === undefined) return request;

@@ -42,16 +42,18 @@ import {
   SSE_MEDIA_TYPE,
   checkContentType,
   isSuccessStatus,
+  exchange,
   isUnreachable,
   readBoundedBody,
   statusFailure,
+  type Exchange,
   type ExchangeOptions,
   type McpMediaType,
   type RedirectMode,
 } from "./endpoint-policy.js";
-import type { HttpClient, HttpResponse } from "./http-client.js";
+import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 import type { AuthProvider, HttpAccess } from "./auth-provider.js";
-import { authorizedExchange, withAuthHeaders } from "./authorized-exchange.js";
+import { asksForCredentials, authorizedExchange, withAuthHeaders } from "./authorized-exchange.js";
 import {
   checkEndpointUrl,
   httpClientFor,
@@ -171,6 +173,17 @@ class StreamableHttpConnection implements McpConnection {
   private readonly stalls: StreamStallWatch;
   /** What the auth provider, if any, is lent for its own requests. */
   private readonly access: HttpAccess;
+  /**
+   * The GET stream is background traffic: it goes with the credentials at hand and never starts,
+   * waits on or keeps going a login (nobody waits for it). Refused for want of credentials, it
+   * stops, remembering `credentialsChanged` as it was when the GET went; a request accepted since
+   * with other credentials opens it again (once per change, so a refusal cannot loop).
+   */
+  private listenRefusedAt: number | undefined;
+  /** The `Authorization` the auth provider gave the last request the endpoint accepted. */
+  private acceptedWith: string | undefined;
+  /** How many times `acceptedWith` changed. */
+  private credentialsChanged = 0;
 
   constructor(
     url: URL,
@@ -190,7 +203,7 @@ class StreamableHttpConnection implements McpConnection {
       transportName: KIND,
       newController: () => this.newController(),
       forgetController: (controller) => this.controllers.delete(controller.serial),
-      openGet: (signal, lastEventId, what) => this.openGet(signal, lastEventId, what),
+      openGet: (signal, lastEventId, what) => this.openGet(signal, lastEventId, what, true),
       deliver: (data) => {
         for (const message of this.parse(data)) this.receive(message);
       },
@@ -335,6 +348,11 @@ class StreamableHttpConnection implements McpConnection {
     const request = { method: "POST" as const, url: this.endpoint, headers, body: text, signal };
     const result = await authorizedExchange(this.options.auth, this.access, request, { ...this.policy(what, userHeaders), bestEffort });
     if (result.movedTo) this.endpoint = result.movedTo;
+    if (result.authorization !== undefined && result.authorization !== this.acceptedWith && isSuccessStatus(result.response.status)) {
+      this.acceptedWith = result.authorization;
+      this.credentialsChanged++;
+      this.listenAgain();
+    }
     return { response: result.response, sentSession };
   }
 
@@ -446,19 +464,19 @@ class StreamableHttpConnection implements McpConnection {
 
   /**
    * A GET for an event stream: the response to read, or undefined when the server offers none
-   * (405). A 404 on the session expires it; other failures follow the endpoint policy.
+   * (405). A 404 on the session expires it; other failures follow the endpoint policy. The GET
+   * stream's own (`listening`) goes with the credentials at hand (see `listenRefusedAt`).
    */
-  private async openGet(signal: AbortSignalLike, lastEventId: string | undefined, what: string): Promise<HttpResponse | undefined> {
+  private async openGet(signal: AbortSignalLike, lastEventId: string | undefined, what: string, listening = false): Promise<HttpResponse | undefined> {
     const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
     if (lastEventId !== undefined) extra["last-event-id"] = lastEventId;
     const { headers, userHeaders } = await this.headersFor(extra);
     const sentSession = this.session.id;
-    const { response, movedTo } = await authorizedExchange(
-      this.options.auth,
-      this.access,
-      { method: "GET", url: this.endpoint, headers, signal },
-      this.policy(what, userHeaders),
-    );
+    const request = { method: "GET" as const, url: this.endpoint, headers, signal };
+    const { response, movedTo } =
+      listening && this.options.auth !== undefined
+        ? await this.listenGet(request, what, userHeaders)
+        : await authorizedExchange(this.options.auth, this.access, request, this.policy(what, userHeaders));
     if (movedTo) this.endpoint = movedTo;
     if (response.status === 405) {
       response.discard();
@@ -474,11 +492,31 @@ class StreamableHttpConnection implements McpConnection {
     return response;
   }
 
+  /**
+   * The GET stream's GET with an auth provider: the credentials at hand (as for the DELETE), its
+   * refusal not handed to the provider, so that a login runs only for requests that wait for it.
+   */
+  private async listenGet(request: HttpRequest, what: string, userHeaders: readonly string[]): Promise<Exchange> {
+    const sentAt = this.credentialsChanged;
+    const signed = await withAuthHeaders(this.options.auth, this.access, request);
+    const result = await exchange(this.client, signed, this.policy(what, userHeaders));
+    if (asksForCredentials(result.response)) this.listenRefusedAt = sentAt;
+    return result;
+  }
+
   // --- The GET stream (http/event-stream.ts)
 
   /** Listens for server-initiated messages on a GET stream, if the user wants one and the connection is open. */
   private listen(): void {
-    if (this.options.listen && this.state === "open") void this.serverStream.listen();
+    if (this.options.listen && this.state === "open") void this.serverStream.listen().then(() => this.listenAgain());
+  }
+
+  /** Opens the GET stream again, refused for credentials, once a request was accepted with other ones since. */
+  private listenAgain(): void {
+    // A stream still running is not opened twice: its end calls this again.
+    if (this.listenRefusedAt === undefined || this.listenRefusedAt === this.credentialsChanged || this.serverStream.active) return;
+    this.listenRefusedAt = undefined;
+    this.listen();
   }
 
   private stopListening(): void {
@@ -525,6 +563,8 @@ class StreamableHttpConnection implements McpConnection {
 
   private startNewSession(): void {
     this.stopListening();
+    // The new session's stream opens after its `notifications/initialized`, not on a refusal of the old one's.
+    this.listenRefusedAt = undefined;
     this.session.startNew();
   }
 
