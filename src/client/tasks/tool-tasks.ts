@@ -68,10 +68,6 @@ export class ToolTasks {
       return Promise.reject(error);
     }
     const params = { name, arguments: args };
-    // A task that ends with -32042 asks for this whole call again, once (see follow): the repeat
-    // retries no -32042 of its own, neither its task's nor the connection's for its tools/call,
-    // so the user is asked for one round of elicitations per call.
-    const again = options.urlElicitationRetry === false ? undefined : () => this.call(name, args, { ...options, urlElicitationRetry: false });
     if (planned === "plain") {
       const wire = this.wire();
       // The request's id is its progress token, for a task the server may answer with.
@@ -82,21 +78,20 @@ export class ToolTasks {
       };
       return this.host.request(Method.toolsCall, params, options, onDispatch).then((raw) => {
         const created = wire.created(raw, options.label);
-        return created === undefined ? raw : this.follow(name, created, token, options, startedAt, { bound: undefined, handle: undefined }, again);
+        return created === undefined ? raw : this.follow(name, args, created, token, options, startedAt, { bound: undefined, handle: undefined });
       });
     }
-    return this.callAsTask(name, params, planned, options, request, startedAt, again);
+    return this.callAsTask(name, params, planned, options, request, startedAt);
   }
 
   /** A call whose plan is a task, or decided by a listing of the tools first. */
   private async callAsTask(
     name: string,
-    params: Record<string, unknown>,
+    params: { name: string; arguments: Record<string, unknown> },
     planned: ToolCallPlan | Promise<ToolCallPlan>,
     options: TaskAwareCallOptions,
     request: TaskRequest | undefined,
     startedAt: number,
-    again: (() => Promise<Record<string, unknown>>) | undefined,
   ): Promise<Record<string, unknown>> {
     const plan = await planned;
     const { label } = options;
@@ -133,7 +128,7 @@ export class ToolTasks {
         }
       }
       const created = wire.created(raw, label);
-      return created === undefined ? raw : await this.follow(name, created, token, options, startedAt, following, again);
+      return created === undefined ? raw : await this.follow(name, params.arguments, created, token, options, startedAt, following);
     } finally {
       deadline?.dispose();
     }
@@ -146,16 +141,20 @@ export class ToolTasks {
    * A task that ends with -32042 (URL elicitation required) ended with the error of the
    * `tools/call` it runs: the server lists "elicitations that are required to complete before the
    * original can be retried" (client/elicitation), and the original is the `tools/call`, whose task
-   * is over. So after the elicitations the call is made `again`, a new task, once; its own bound.
+   * is over. So after the elicitations the call is made again, a new task, once, with its own bound;
+   * the repeat retries no -32042 of its own, neither its task's nor the connection's for its
+   * `tools/call`, so the user is asked for one round of elicitations per call. (The repeat is
+   * made here, not prepared by `call`: a closure made for every call would be one more object on
+   * the path of calls that never meet a task.)
    */
   private async follow(
     name: string,
+    args: Record<string, unknown>,
     created: TaskSnapshot,
     token: number | undefined,
     options: TaskAwareCallOptions,
     startedAt: number,
     following: Following,
-    again: (() => Promise<Record<string, unknown>>) | undefined,
   ): Promise<Record<string, unknown>> {
     const session = this.host.session;
     let deadline = following.bound;
@@ -175,12 +174,13 @@ export class ToolTasks {
         return await handle.wait(deadline, { onStatus: options.onTaskStatus, onProgress: options.onProgress });
       } catch (error) {
         await handle.cancelQuietly();
-        if (again === undefined || !isUrlElicitationRequired(error)) throw error;
+        if (options.urlElicitationRetry === false || !isUrlElicitationRequired(error)) throw error;
         refused = error;
       }
     } finally {
       deadline?.dispose();
     }
+    const again = () => this.call(name, args, { ...options, urlElicitationRetry: false });
     return this.host.afterUrlElicitations(refused, again, { method: Method.toolsCall, label: options.label, signal: options.signal });
   }
 
