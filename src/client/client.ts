@@ -45,6 +45,18 @@ import { ToolCatalog, listsNoTools } from "./tool-catalog.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
 import { sentOptions } from "./request-options.js";
+import {
+  CALL_OPTIONS,
+  COMPLETE_OPTIONS,
+  NOTIFY_OPTIONS,
+  PAGE_OPTIONS,
+  RAW_REQUEST_OPTIONS,
+  START_TOOL_TASK_OPTIONS,
+  TASK_HANDLE_OPTIONS,
+  TASK_PAGE_OPTIONS,
+  TOOL_CALL_OPTIONS,
+  checkCallOptions,
+} from "./call-option-names.js";
 import { isStandardSchema, matching, parseResult, parseWithSchema, type StandardSchemaV1 } from "./validate.js";
 
 export { CLIENT_OPTION_NAMES, type ClientOptions };
@@ -104,6 +116,9 @@ export interface TaskPageOptions extends CallOptions {
 }
 
 export const DEFAULT_MAX_PAGES = 100;
+
+/** `callTool`'s options when none are given: the one object it need not check. */
+const NO_TOOL_CALL_OPTIONS: ToolCallOptions = Object.freeze({});
 
 /** The schemas a typed method validates its result with, by name (see schema-registry.ts). */
 type ResultSchemaName = {
@@ -204,6 +219,7 @@ export class McpClient {
 
   /** Every tool, following `nextCursor` to the end. */
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
+    checkCallOptions(options, CALL_OPTIONS, "listTools");
     const generation = this.tools.generation;
     const tools = await this.collect<"tools", Tool>((page) => this.listToolsPage(page), "tools", options);
     this.rememberTools(tools, true, generation);
@@ -213,7 +229,7 @@ export class McpClient {
   /** One page of tools. */
   async listToolsPage(options: PageOptions = {}): Promise<ListToolsResult> {
     const generation = this.tools.generation;
-    const page = await this.call(Method.toolsList, cursorParams(options), "ListToolsResultSchema", "listTools", options);
+    const page = await this.call(Method.toolsList, cursorParams(options), "ListToolsResultSchema", "listTools", options, PAGE_OPTIONS);
     this.rememberTools(page.tools, false, generation);
     return page;
   }
@@ -236,7 +252,7 @@ export class McpClient {
    * the timeout or any failure before its end sends `tasks/cancel`. `startToolTask` gives the
    * task itself instead.
    */
-  callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallOptions = NO_TOOL_CALL_OPTIONS): Promise<CallToolResult> {
     // Not an async function: on the path of every call, its promise and its await were one more
     // step of the microtask queue than the one `then` needs. Bad input still rejects, never throws.
     let label: string;
@@ -244,6 +260,8 @@ export class McpClient {
     let raw: Promise<Record<string, unknown>>;
     try {
       label = `callTool ${quote(name)}`;
+      // Checked only when given: a call without options takes nothing more on its way.
+      if (options !== NO_TOOL_CALL_OPTIONS) checkCallOptions(options, TOOL_CALL_OPTIONS, label);
       validate = options.validateOutput === undefined ? this.validateOutput : checkValidateOutput(options.validateOutput, `${label} options`)!;
       raw = this.toolTasks.call(name, args, { ...options, label });
     } catch (error) {
@@ -263,7 +281,13 @@ export class McpClient {
    * 2026-07-28 the server decides: it may answer at once, and the handle's `id` is then undefined.
    */
   startToolTask(name: string, args: Record<string, unknown> = {}, options: StartToolTaskOptions = {}): Promise<ToolTask> {
-    return this.toolTasks.start(name, args, { ...options, label: `startToolTask ${quote(name)}` });
+    const label = `startToolTask ${quote(name)}`;
+    try {
+      checkCallOptions(options, START_TOOL_TASK_OPTIONS, label);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.toolTasks.start(name, args, { ...options, label });
   }
 
   /**
@@ -273,6 +297,7 @@ export class McpClient {
    */
   task(taskId: string, options: { tool?: string } = {}): ToolTask {
     if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("client.task(taskId): the task id must be a non-empty string");
+    checkCallOptions(options, TASK_HANDLE_OPTIONS, "client.task(taskId, options)");
     if (options.tool !== undefined && typeof options.tool !== "string") throw new TypeError("client.task(taskId, { tool }): tool must be a tool's name");
     this.ready();
     return this.toolTasks.resume(taskId, options.tool);
@@ -284,11 +309,17 @@ export class McpClient {
    * revision 2026-07-28 has no list: there it fails with kind `task_unsupported`.
    */
   async listTasks(options: CallOptions = {}): Promise<TaskState[]> {
+    checkCallOptions(options, CALL_OPTIONS, "listTasks");
     return this.collect((page) => this.listTasksPage(page), "tasks", options);
   }
 
   /** One page of `tasks/list`. */
   listTasksPage(options: TaskPageOptions = {}): Promise<{ tasks: TaskState[]; nextCursor?: string }> {
+    try {
+      checkCallOptions(options, TASK_PAGE_OPTIONS, "listTasksPage");
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const { cursor, ...callOptions } = options;
     return this.toolTasks.listPage(cursor, { ...callOptions, label: "listTasks" });
   }
@@ -296,14 +327,16 @@ export class McpClient {
   // --- Resources
 
   async listResources(options: CallOptions = {}): Promise<Resource[]> {
+    checkCallOptions(options, CALL_OPTIONS, "listResources");
     return this.collect((page) => this.listResourcesPage(page), "resources", options);
   }
 
   listResourcesPage(options: PageOptions = {}): Promise<ListResourcesResult> {
-    return this.call(Method.resourcesList, cursorParams(options), "ListResourcesResultSchema", "listResources", options);
+    return this.call(Method.resourcesList, cursorParams(options), "ListResourcesResultSchema", "listResources", options, PAGE_OPTIONS);
   }
 
   async listResourceTemplates(options: CallOptions = {}): Promise<ResourceTemplate[]> {
+    checkCallOptions(options, CALL_OPTIONS, "listResourceTemplates");
     return this.collect((page) => this.listResourceTemplatesPage(page), "resourceTemplates", options);
   }
 
@@ -314,6 +347,7 @@ export class McpClient {
       "ListResourceTemplatesResultSchema",
       "listResourceTemplates",
       options,
+      PAGE_OPTIONS,
     );
   }
 
@@ -332,11 +366,12 @@ export class McpClient {
   // --- Prompts
 
   async listPrompts(options: CallOptions = {}): Promise<Prompt[]> {
+    checkCallOptions(options, CALL_OPTIONS, "listPrompts");
     return this.collect((page) => this.listPromptsPage(page), "prompts", options);
   }
 
   listPromptsPage(options: PageOptions = {}): Promise<ListPromptsResult> {
-    return this.call(Method.promptsList, cursorParams(options), "ListPromptsResultSchema", "listPrompts", options);
+    return this.call(Method.promptsList, cursorParams(options), "ListPromptsResultSchema", "listPrompts", options, PAGE_OPTIONS);
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
@@ -354,6 +389,11 @@ export class McpClient {
     argument: { name: string; value: string },
     options: CallOptions & { context?: { arguments?: Record<string, string> } } = {},
   ): Promise<CompleteResult> {
+    try {
+      checkCallOptions(options, COMPLETE_OPTIONS, "complete");
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const { context, ...callOptions } = options;
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = context;
@@ -365,6 +405,7 @@ export class McpClient {
    * request: the level then travels in the `_meta` of every later request instead.
    */
   async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
+    checkCallOptions(options, CALL_OPTIONS, "setLoggingLevel");
     const era = this.ready();
     if (era instanceof ModernEra) {
       era.setLogLevel(level);
@@ -391,6 +432,7 @@ export class McpClient {
   request(method: string, params?: Record<string, unknown>, options?: RawRequestOptions): Promise<Record<string, unknown>>;
   async request(method: string, params?: Record<string, unknown>, options: RawRequestOptions<unknown> = {}): Promise<unknown> {
     checkRawRequest(method, params);
+    checkCallOptions(options, RAW_REQUEST_OPTIONS, `request ${quote(method)}`);
     const { schema, ...callOptions } = options;
     if (schema !== undefined && !isStandardSchema(schema)) {
       throw new TypeError(`client.request(${JSON.stringify(method)}): options.schema must be a Standard Schema (a zod schema, for one)`);
@@ -408,6 +450,7 @@ export class McpClient {
   async notify(method: string, params?: Record<string, unknown>, options: NotifyOptions = {}): Promise<void> {
     checkRawNotification(method, params);
     const label = `notify ${quote(method)}`;
+    checkCallOptions(options, NOTIFY_OPTIONS, label);
     await this.connection.notify(method, label, options.meta === undefined ? params : withCallerMeta(params, options.meta, label));
   }
 
@@ -586,7 +629,9 @@ export class McpClient {
     schema: K,
     label: string,
     options: CallOptions,
+    names: ReadonlySet<string> = CALL_OPTIONS,
   ): Promise<Infer<Schemas[K]>> {
+    checkCallOptions(options, names, label);
     const raw = await this.send(method, params, { ...options, label });
     return parseResult(schemasOf(this.ready().name)[schema] as Type, raw, label, this.connection.session.description) as Infer<Schemas[K]>;
   }

@@ -1,0 +1,56 @@
+/**
+ * The options each of the client's calls reads, checked where a call comes in (`callTool`,
+ * `listTools`, `request`...): a key nobody reads is refused with a TypeError that names it, the
+ * nearest name for a typo and the names taken, rather than dropped. `{ timeout: 5000 }` for
+ * `timeoutMs`, say, would otherwise give the call the default deadline without a word.
+ *
+ * Each list is written as an object with every key of its options type, so that an option added
+ * to a type and not here does not compile.
+ */
+import { didYouMean } from "../util/option-names.js";
+import type { CallOptions, NotifyOptions, PageOptions, RawRequestOptions, TaskPageOptions, ToolCallOptions } from "./client.js";
+import type { StartToolTaskOptions } from "./tasks/tool-tasks.js";
+
+/** Every key of `T`, none optional. */
+type EveryName<T> = { readonly [K in keyof Required<T>]: true };
+
+function names<T>(every: EveryName<T>): ReadonlySet<string> {
+  return new Set(Object.keys(every));
+}
+
+const CALL: EveryName<CallOptions> = {
+  timeoutMs: true,
+  signal: true,
+  onProgress: true,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeoutMs: true,
+  headers: true,
+  longLived: true,
+  onDispatch: true,
+  meta: true,
+};
+
+export const CALL_OPTIONS = names<CallOptions>(CALL);
+export const PAGE_OPTIONS = names<PageOptions>({ ...CALL, cursor: true });
+export const TASK_PAGE_OPTIONS = names<TaskPageOptions>({ ...CALL, cursor: true });
+export const TOOL_CALL_OPTIONS = names<ToolCallOptions>({ ...CALL, validateOutput: true, task: true, onTaskStatus: true });
+export const START_TOOL_TASK_OPTIONS = names<StartToolTaskOptions>({ ...CALL, ttlMs: true });
+export const RAW_REQUEST_OPTIONS = names<RawRequestOptions>({ ...CALL, schema: true });
+export const COMPLETE_OPTIONS = names<CallOptions & { context?: unknown }>({ ...CALL, context: true });
+export const NOTIFY_OPTIONS = names<NotifyOptions>({ meta: true });
+export const TASK_HANDLE_OPTIONS: ReadonlySet<string> = new Set(["tool"]);
+
+/**
+ * Throws a TypeError, naming the call (`label`), when `options` is not an object or has a key
+ * that is not in `allowed`.
+ */
+export function checkCallOptions(options: unknown, allowed: ReadonlySet<string>, label: string): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`${label}: the options must be an object (the options are ${[...allowed].join(", ")})`);
+  }
+  for (const key in options) {
+    if (!allowed.has(key)) {
+      throw new TypeError(`${label}: unknown option "${key}"${didYouMean(key, allowed)}; the options are ${[...allowed].join(", ")}`);
+    }
+  }
+}
