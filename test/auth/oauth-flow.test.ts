@@ -395,6 +395,47 @@ describe("oauth() against a scripted authorization server", () => {
       expect(discoveries).toBe(1);
     });
 
+    it("the GET that checks the endpoint is still there after a lost reply, refused (401), starts no login: the endpoint answered", async () => {
+      // Background traffic like the GET stream: nobody waits for this GET's answer as such, and any
+      // status, a 401 too, says the endpoint is there.
+      const as = own(await startScriptedAuthorizationServer());
+      const endpoint = own(
+        await startProtectedEndpoint(as, {
+          open: ["initialize", "notifications/initialized", "server/discover", "ping"],
+          behaviour: (request, res) => {
+            if (request.body?.method !== "tools/call") return false;
+            // A reply stream that ends before its answer, with no event id to resume it from: lost.
+            res.writeHead(200, { "content-type": "text/event-stream" }).end();
+            return true;
+          },
+        }),
+      );
+      let asked = 0;
+      const authorize: OAuthOptions["authorize"] = (url, context) => {
+        asked++;
+        return headlessAuthorize().authorize(url, context);
+      };
+      // Says when the client has the endpoint's answer to the liveness GET.
+      const refusedGets: number[] = [];
+      const watching: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if (init?.method === "GET" && new URL(input instanceof Request ? input.url : input).pathname === "/mcp") refusedGets.push(response.status);
+        return response;
+      };
+      const client = own(await connect(endpoint.url, { auth: oauth({ authorize }), fetch: watching, listen: false, timeoutMs: 20_000, fallback: false }));
+      const lost = await rejection(client.callTool("echo", { text: "lost" }));
+      expect((lost as McpTransportError).reason).toBe("DISCONNECTED");
+      await expect.poll(() => refusedGets[0], { timeout: 10_000 }).toBe(401);
+      // A round trip after the refusal: a login started on it would have asked for the metadata by then.
+      await client.ping();
+      expect(endpoint.requests.filter((request) => request.path.startsWith("/.well-known/"))).toEqual([]);
+      expect(as.requests).toEqual([]);
+      expect(asked).toBe(0);
+      expect(refusedGets).toEqual([401]);
+      // The 401 is an answer: the endpoint is there, and the connection stays open.
+      await client.ping();
+    });
+
     it("the client closed during the login: the hook's signal aborts", async () => {
       const as = own(await startScriptedAuthorizationServer());
       const endpoint = own(await startProtectedEndpoint(as, { open: ["initialize", "notifications/initialized", "server/discover"] }));

@@ -48,10 +48,11 @@ export interface AuthRequest {
   readonly tried: Set<string>;
   /**
    * Best-effort traffic (the cancel notice, the DELETE at close, the GET stream of server
-   * messages): nobody waits for it, so the provider gives the headers it has at once, without
-   * starting or waiting on a flow (a renewal, a login), and the transport does not hand it a
-   * refusal of it: the request is dropped (the GET stream opens again once a request is accepted
-   * with other credentials).
+   * messages, the GET that checks the endpoint is still there): nobody waits for it, so the
+   * provider gives the headers it has at once, without starting or waiting on a flow (a renewal,
+   * a login), and the transport does not hand it a refusal of it: the request is dropped (the
+   * GET stream opens again once a request is accepted with other credentials; to the liveness
+   * check a refusal is an answer, so the endpoint is there).
    */
   readonly bestEffort?: boolean;
 }

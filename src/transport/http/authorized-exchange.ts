@@ -86,7 +86,8 @@ function stillRefused(status: number, wwwAuthenticate: string | undefined, what:
 /**
  * The request with the provider's headers and no more: for a request that must not start a flow
  * (the best-effort DELETE at close, which a browser login must not hold up; the GET stream of
- * Streamable HTTP, which must not keep one going that no request waits for).
+ * Streamable HTTP, which must not keep one going that no request waits for, and its liveness
+ * check, whose answer any status gives).
  */
 export async function withAuthHeaders(auth: AuthProvider | undefined, access: HttpAccess, request: HttpRequest): Promise<HttpRequest> {
   if (auth === undefined) return request;

@@ -151,6 +151,13 @@ interface RequestExchange {
 
 type State = "open" | "closing" | "ended";
 
+/**
+ * Who waits for a GET: a caller (`request`, the resumption of its reply stream) or nobody (the
+ * GET stream, `listen`; the liveness check, `probe`). Only a caller's GET goes through the auth
+ * provider's flows.
+ */
+type GetTraffic = "request" | "listen" | "probe";
+
 /** A POST's response, and the session id it was sent under (a 404 on that session expires it). */
 interface Posted {
   response: HttpResponse;
@@ -203,7 +210,7 @@ class StreamableHttpConnection implements McpConnection {
       transportName: KIND,
       newController: () => this.newController(),
       forgetController: (controller) => this.controllers.delete(controller.serial),
-      openGet: (signal, lastEventId, what) => this.openGet(signal, lastEventId, what, true),
+      openGet: (signal, lastEventId, what) => this.openGet(signal, lastEventId, what, "listen"),
       deliver: (data) => {
         for (const message of this.parse(data)) this.receive(message);
       },
@@ -465,18 +472,21 @@ class StreamableHttpConnection implements McpConnection {
   /**
    * A GET for an event stream: the response to read, or undefined when the server offers none
    * (405). A 404 on the session expires it; other failures follow the endpoint policy. The GET
-   * stream's own (`listening`) goes with the credentials at hand (see `listenRefusedAt`).
+   * stream's own (`listen`) and the liveness check's (`probe`) are background traffic: they go
+   * with the credentials at hand (see `listenRefusedAt` and `unreachable`).
    */
-  private async openGet(signal: AbortSignalLike, lastEventId: string | undefined, what: string, listening = false): Promise<HttpResponse | undefined> {
+  private async openGet(signal: AbortSignalLike, lastEventId: string | undefined, what: string, traffic: GetTraffic = "request"): Promise<HttpResponse | undefined> {
     const extra: Record<string, string> = { accept: SSE_MEDIA_TYPE };
     if (lastEventId !== undefined) extra["last-event-id"] = lastEventId;
     const { headers, userHeaders } = await this.headersFor(extra);
     const sentSession = this.session.id;
     const request = { method: "GET" as const, url: this.endpoint, headers, signal };
     const { response, movedTo } =
-      listening && this.options.auth !== undefined
-        ? await this.listenGet(request, what, userHeaders)
-        : await authorizedExchange(this.options.auth, this.access, request, this.policy(what, userHeaders));
+      traffic === "request" || this.options.auth === undefined
+        ? await authorizedExchange(this.options.auth, this.access, request, this.policy(what, userHeaders))
+        : traffic === "listen"
+          ? await this.listenGet(request, what, userHeaders)
+          : await exchange(this.client, await withAuthHeaders(this.options.auth, this.access, request), this.policy(what, userHeaders));
     if (movedTo) this.endpoint = movedTo;
     if (response.status === 405) {
       response.discard();
@@ -531,11 +541,18 @@ class StreamableHttpConnection implements McpConnection {
   /**
    * One GET to see whether the endpoint answers at all: undefined when it does (any status), the
    * failure when it cannot be reached. Closing the connection aborts it, which is no verdict.
+   *
+   * It is background traffic: whatever the status, the answer is the same, so a refusal (401) is
+   * an answer like any other and is not handed to the auth provider, which would start or join a
+   * login for a GET whose answer is already known (and, after a lost reply, keep going one that
+   * every caller gave up on). It goes with the credentials at hand. Where a caller waits on the
+   * verdict (`stillReachable`), a login would not change it either: the request it re-issues goes
+   * through the provider itself.
    */
   private async unreachable(): Promise<unknown> {
     const controller = this.newController();
     try {
-      (await this.openGet(controller.signal, undefined, "a check that the endpoint is still there"))?.discard();
+      (await this.openGet(controller.signal, undefined, "a check that the endpoint is still there", "probe"))?.discard();
       return undefined;
     } catch (error) {
       return !controller.signal.aborted && isUnreachable(error) ? error : undefined;
