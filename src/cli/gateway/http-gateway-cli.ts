@@ -192,11 +192,7 @@ export function gatewayOptionsFrom(argv: readonly string[], env: Readonly<Record
 function parseFlags(argv: readonly string[]): { target?: string; values: Partial<Record<FlagName, string>> } | "help" {
   const config: NonNullable<ParseArgsConfig["options"]> = { help: { type: "boolean", short: "h" } };
   for (const flag of FLAG_NAMES) config[flag] = { type: "string" };
-  const parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] } = parseStrictArgs(
-    argv,
-    config,
-    (unknown) => `unknown option ${unknown}${didYouMean(unknown.replace(/^-+/, ""), FLAG_NAMES).replace(/"([^"]+)"/, '"--$1"')}`,
-  );
+  const parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] } = parseStrictArgs(argv, config);
   if (parsed.values.help === true) return "help";
   if (parsed.positionals.length > 1) {
     throw new UsageError(`gateway takes one target, got also ${parsed.positionals.slice(1).map((p) => JSON.stringify(p)).join(" ")}; quote the command line as one argument`);
