@@ -7,6 +7,7 @@
  * | `ws://` or `wss://` URL | WebSocket |
  * | http(s) URL whose path ends in `/sse` | legacy HTTP+SSE |
  * | any other http(s) URL | Streamable HTTP (falling back to legacy HTTP+SSE on 400, 404, 405) |
+ * | a URL of any other scheme (`scheme://`) | refused, not run as a command |
  * | any other string | a command line, split like a POSIX shell splits words, run without one |
  * | `{ command, args, ... }` | stdio |
  * | `{ url, headers, ... }` | by the URL, as above |
@@ -56,6 +57,14 @@ export function configForString(target: string): McpServerConfig {
   if (looksLikeUrl(text)) {
     const url = new URL(text);
     return parseServerConfig({ name: url.host, transport: transportForUrl(text), url: text }, `target ${JSON.stringify(shownUrl(text))}`);
+  }
+  // A URL of another scheme would otherwise be run as a command named "ftp://...". Only the scheme
+  // is named: the rest of a URL may hold credentials.
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text)?.[1];
+  if (scheme !== undefined) {
+    throw new TypeError(
+      `a target starting with ${scheme}:// is a URL of a scheme mcpwire does not speak; give an http(s):// URL (Streamable HTTP), a ws(s):// URL (WebSocket) or a command line`,
+    );
   }
   const [command, ...args] = splitCommandLine(text);
   return { name: command!, transport: "stdio", command: command!, args };

@@ -29,6 +29,13 @@ describe("target auto-detection", () => {
     expect(() => configForString("node server.js | tee log")).toThrow(/shell syntax/);
   });
 
+  it("refuses a URL of another scheme instead of running it as a command, without echoing the URL", () => {
+    for (const target of ["ftp://user:secret@files.example.com/mcp", "unix:///run/mcp.sock", " HTTPX://host/mcp"]) {
+      expect(() => configForString(target)).toThrow(/^a target starting with [a-z]+:\/\/ is a URL of a scheme mcpwire does not speak; give an http\(s\):\/\/ URL/i);
+      expect(() => configForString(target)).not.toThrow(/secret|example|host/);
+    }
+  });
+
   it("keeps a URL verbatim, with its declaration's ceilings", () => {
     const { config } = resolveTarget({ url: "http://127.0.0.1:3001", headers: { Authorization: "Bearer t" } });
     expect(config).toEqual({ name: "127.0.0.1:3001", transport: "http", url: "http://127.0.0.1:3001", headers: { Authorization: "Bearer t" } });
