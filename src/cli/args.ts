@@ -189,7 +189,8 @@ export function parseNetwork(values: { proxy?: string; "no-proxy"?: boolean; ca?
   return network;
 }
 
-const PROTOCOL_CHOICES: readonly string[] = ["auto", "legacy", "modern", ...LEGACY_REVISIONS, ...MODERN_REVISIONS];
+// The revisions newest first, as everywhere else they are listed.
+const PROTOCOL_CHOICES: readonly string[] = ["auto", "legacy", "modern", ...MODERN_REVISIONS, ...LEGACY_REVISIONS];
 
 export function parseProtocol(text: string): ProtocolChoice {
   if (!PROTOCOL_CHOICES.includes(text)) {

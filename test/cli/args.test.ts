@@ -93,7 +93,7 @@ describe("option values", () => {
   it("accepts the protocol choices and the known revisions only", () => {
     expect(parseProtocol("legacy")).toBe("legacy");
     expect(parseProtocol("2025-06-18")).toBe("2025-06-18");
-    expect(() => parseProtocol("2019-01-01")).toThrow(/is not one of auto, legacy, modern/);
+    expect(() => parseProtocol("2019-01-01")).toThrow(/is not one of auto, legacy, modern, 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05$/);
   });
 });
 
