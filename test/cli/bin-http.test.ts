@@ -64,11 +64,13 @@ describe("mcpwire over Streamable HTTP", () => {
   });
 
   it("a refused port: UNAVAILABLE, one line", async () => {
-    const { code, stdout, stderr } = await runBin(["ping", `http://127.0.0.1:${await closedPort()}/mcp`]);
+    const port = await closedPort();
+    const { code, stdout, stderr } = await runBin(["ping", `http://127.0.0.1:${port}/mcp`]);
     expect(code).toBe(ExitCode.UNAVAILABLE);
     expect(stdout).toBe("");
     expect(stderr.split("\n")).toHaveLength(2);
-    expect(stderr).toMatch(/^mcpwire: .*could not be reached/);
+    // The one line says why, without --verbose.
+    expect(stderr).toMatch(new RegExp(`^mcpwire: .*http://127\\.0\\.0\\.1:${port} could not be reached \\(ECONNREFUSED\\), for request "server/discover" after 3 attempts`));
   });
 
   it("--verbose names the target and the cause of a refused connection", async () => {

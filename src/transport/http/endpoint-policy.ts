@@ -238,6 +238,15 @@ function namedTarget(target: URL): string {
   return `${shownUrl(target)}${target.search === "" ? "" : "?…"}`;
 }
 
+/**
+ * What the last failed attempt said, for the one line a user reads: our own connect failure names
+ * the endpoint and the system's code ("http://127.0.0.1:9 could not be reached (ECONNREFUSED)").
+ * Anything else (an engine's own error) is not shown there; it stays the cause.
+ */
+function unreachableWhy(error: unknown): string {
+  return error instanceof McpTransportError ? error.message : "the endpoint could not be reached";
+}
+
 /** The failures of `exchange` that mean the endpoint could not be reached at all. */
 const unreachableFailures = new WeakSet<McpTransportError>();
 
@@ -327,7 +336,7 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
         const tried = `${attempt} attempt${attempt === 1 ? "" : "s"}`;
         const failure = named
           ? named.with({ cause: error }, `${named.message} (${options.what}, ${tried})`)
-          : new McpTransportError("UNAVAILABLE", `the endpoint could not be reached for ${options.what} after ${tried}`, { cause: error });
+          : new McpTransportError("UNAVAILABLE", `${unreachableWhy(error)}, for ${options.what} after ${tried}`, { cause: error });
         unreachableFailures.add(failure);
         throw failure;
       }
