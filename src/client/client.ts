@@ -45,6 +45,7 @@ import { ToolCatalog, listsNoTools } from "./tool-catalog.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
 import { sentOptions } from "./request-options.js";
+import { badToolCall, checkCompletion, checkLoggingLevel, checkPromptCall, checkToolCall, checkUri } from "./call-arguments.js";
 import {
   CALL_OPTIONS,
   COMPLETE_OPTIONS,
@@ -259,6 +260,8 @@ export class McpClient {
     let validate: boolean;
     let raw: Promise<Record<string, unknown>>;
     try {
+      // checkToolCall's test, inline: a function here would be one more on every call's path.
+      if (typeof name !== "string" || name === "" || typeof args !== "object" || args === null || Array.isArray(args)) throw badToolCall("callTool", name, args);
       label = `callTool ${quote(name)}`;
       // Checked only when given: a call without options takes nothing more on its way.
       if (options !== NO_TOOL_CALL_OPTIONS) checkCallOptions(options, TOOL_CALL_OPTIONS, label);
@@ -281,8 +284,10 @@ export class McpClient {
    * 2026-07-28 the server decides: it may answer at once, and the handle's `id` is then undefined.
    */
   startToolTask(name: string, args: Record<string, unknown> = {}, options: StartToolTaskOptions = {}): Promise<ToolTask> {
-    const label = `startToolTask ${quote(name)}`;
+    let label: string;
     try {
+      checkToolCall("startToolTask", name, args);
+      label = `startToolTask ${quote(name)}`;
       checkCallOptions(options, START_TOOL_TASK_OPTIONS, label);
     } catch (error) {
       return Promise.reject(error);
@@ -352,14 +357,21 @@ export class McpClient {
   }
 
   readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    try {
+      checkUri(uri, "readResource");
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.call(Method.resourcesRead, { uri }, "ReadResourceResultSchema", `readResource ${quote(uri)}`, options);
   }
 
   async subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
+    checkUri(uri, "subscribeResource");
     await this.call(Method.resourcesSubscribe, { uri }, "EmptyResultSchema", `subscribeResource ${quote(uri)}`, options);
   }
 
   async unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
+    checkUri(uri, "unsubscribeResource");
     await this.call(Method.resourcesUnsubscribe, { uri }, "EmptyResultSchema", `unsubscribeResource ${quote(uri)}`, options);
   }
 
@@ -375,6 +387,11 @@ export class McpClient {
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+    try {
+      checkPromptCall(name, args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.call(Method.promptsGet, { name, arguments: args }, "GetPromptResultSchema", `getPrompt ${quote(name)}`, options);
   }
 
@@ -390,6 +407,7 @@ export class McpClient {
     options: CallOptions & { context?: { arguments?: Record<string, string> } } = {},
   ): Promise<CompleteResult> {
     try {
+      checkCompletion(ref, argument);
       checkCallOptions(options, COMPLETE_OPTIONS, "complete");
     } catch (error) {
       return Promise.reject(error);
@@ -405,6 +423,7 @@ export class McpClient {
    * request: the level then travels in the `_meta` of every later request instead.
    */
   async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
+    checkLoggingLevel(level);
     checkCallOptions(options, CALL_OPTIONS, "setLoggingLevel");
     const era = this.ready();
     if (era instanceof ModernEra) {

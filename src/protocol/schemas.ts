@@ -6,6 +6,7 @@
  * revision adds optional fields and `_meta` may carry anything. An answer that fails its schema
  * becomes a PROTOCOL failure, never a half-typed object.
  */
+import { LOGGING_LEVELS } from "./logging-levels.js";
 import { loose, oneOf, v, type Infer } from "./valita.js";
 import type { ModernCallToolResultSchema, ModernCreateMessageParamsSchema, ModernListToolsResultSchema, ModernToolSchema } from "./modern-schemas.js";
 
@@ -219,7 +220,7 @@ export const CompleteResultSchema = loose({
 export const EmptyResultSchema = loose({ _meta: Meta });
 
 /** `logging/setLevel` levels, RFC 5424 severities. */
-export const LoggingLevelSchema = oneOf("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
+export const LoggingLevelSchema = oneOf(...LOGGING_LEVELS);
 
 export const LoggingMessageParamsSchema = loose({
   level: LoggingLevelSchema,

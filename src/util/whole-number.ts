@@ -35,5 +35,6 @@ export function describeValue(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) {
     return String(value);
   }
-  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }

@@ -212,7 +212,7 @@ describe("a declaration naming a registered transport", () => {
     );
     register("nothing", { keys: [], create: () => ({ kind: "nothing" }) as never });
     expect(() => transportFor({ name: "handbook", transport: "nothing" })).toThrow(
-      'transportFor(): server "handbook": the factory of the nothing transport returned a object, not an McpTransport',
+      'transportFor(): server "handbook": the factory of the nothing transport returned an object, not an McpTransport',
     );
   });
 
