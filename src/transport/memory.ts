@@ -11,7 +11,7 @@
  * onmessage, onclose, onerror), so an SDK server object can `connect()` to it directly.
  */
 import { McpTransportError } from "../errors.js";
-import type { JsonRpcMessage, RequestId } from "../protocol/jsonrpc.js";
+import { parseMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { IncomingBatches } from "./common/incoming-batches.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { abortReason } from "../util/abort.js";
@@ -106,17 +106,25 @@ class MemoryLink {
       this.fail(messageTooLarge(this.limitBytes, "received", KIND));
       return;
     }
-    let messages: JsonRpcMessage[];
+    let message: JsonRpcMessage;
+    let batch: JsonRpcMessage[] | undefined;
     try {
-      messages = this.batches.read(text);
+      // Only a 2025-03-26 server reads the batch path; the common one stays a single parse, with
+      // no array of one per message (as stdio reads its lines).
+      if (this.batches.accepted) [message, ...batch] = this.batches.read(text) as [JsonRpcMessage, ...JsonRpcMessage[]];
+      else message = parseMessage(text);
     } catch (error) {
       this.fail(error as McpTransportError);
       return;
     }
-    for (const message of messages) {
-      if (this.clientQueue) this.clientQueue.push(message);
-      else this.receive(message);
-    }
+    this.arrive(message);
+    if (batch !== undefined) for (const next of batch) this.arrive(next);
+  }
+
+  /** Held until the client end is open, handed over after. */
+  private arrive(message: JsonRpcMessage): void {
+    if (this.clientQueue) this.clientQueue.push(message);
+    else this.receive(message);
   }
 
   private receive(message: JsonRpcMessage): void {

@@ -11,7 +11,7 @@ import type { Duplex } from "node:stream";
 import type { RawData, WebSocket } from "ws";
 import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
-import { serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { PingKeepAlive, type KeepAliveSettings } from "./ping-keepalive.js";
 import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 import { IncomingBatches } from "../common/incoming-batches.js";
@@ -158,18 +158,26 @@ export class WebSocketConnection implements McpConnection {
       );
       return;
     }
-    let messages: JsonRpcMessage[];
+    let message: JsonRpcMessage;
+    let batch: JsonRpcMessage[] | undefined;
     try {
-      messages = this.batches.read(textOf(data));
+      const text = textOf(data);
+      // Only a 2025-03-26 server reads the batch path; the common one stays a single parse, with
+      // no array of one per frame (as stdio reads its lines).
+      if (this.batches.accepted) [message, ...batch] = this.batches.read(text) as [JsonRpcMessage, ...JsonRpcMessage[]];
+      else message = parseMessage(text);
     } catch (error) {
       this.fail(error as McpTransportError, CLOSE_POLICY_VIOLATION);
       return;
     }
-    for (const message of messages) {
-      // A message of a batch may have ended the connection (a handler closing it).
+    this.stall.received(message);
+    this.events.message(message);
+    if (batch === undefined) return;
+    for (const next of batch) {
+      // A message of the batch may have ended the connection (a handler closing it).
       if (this.closing) return;
-      this.stall.received(message);
-      this.events.message(message);
+      this.stall.received(next);
+      this.events.message(next);
     }
   }
 
