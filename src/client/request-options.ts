@@ -22,9 +22,13 @@ export type SentOptions = RequestOptions & { label: string; meta?: Record<string
 /** Every key of `T`, none optional: a key added to `RequestOptions` and not copied below does not compile. */
 type EveryKey<T> = { [K in keyof Required<T>]: T[K] | undefined };
 
-/** A copy of `options` with exactly the keys of `SentOptions`; `onDispatch` replaces the caller's when given. */
+/**
+ * A copy of `options` with exactly the keys of `SentOptions`; `onDispatch` replaces the caller's when given.
+ * `urlElicitationRetry` is copied only when set: only the repeat of a tool task's -32042 sets it,
+ * so every other copy goes without the key and its store (all of them still share one shape).
+ */
 export function sentOptions(options: SentOptions, onDispatch: RequestOptions["onDispatch"] = options.onDispatch): SentOptions {
-  const copy: EveryKey<SentOptions> = {
+  const copy: EveryKey<Omit<SentOptions, "urlElicitationRetry">> & Pick<SentOptions, "urlElicitationRetry"> = {
     label: options.label,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
@@ -36,7 +40,7 @@ export function sentOptions(options: SentOptions, onDispatch: RequestOptions["on
     onDispatch,
     onLateResult: options.onLateResult,
     meta: options.meta,
-    urlElicitationRetry: options.urlElicitationRetry,
   };
+  if (options.urlElicitationRetry !== undefined) copy.urlElicitationRetry = options.urlElicitationRetry;
   return copy as SentOptions;
 }

@@ -34,8 +34,14 @@ describe("sentOptions", () => {
   });
 
   it("leaves out what the layers below do not read, and gives every copy the same keys", () => {
-    const withTask = { ...full, task: true, onTaskStatus: () => {}, validateOutput: false } as SentOptions;
-    expect(Object.keys(sentOptions(withTask))).toEqual(Object.keys(full));
-    expect(Object.keys(sentOptions({ label: "ping" }))).toEqual(Object.keys(full));
+    const { urlElicitationRetry: _repeat, ...common } = full;
+    const withTask = { ...common, task: true, onTaskStatus: () => {}, validateOutput: false } as SentOptions;
+    expect(Object.keys(sentOptions(withTask))).toEqual(Object.keys(common));
+    expect(Object.keys(sentOptions({ label: "ping" }))).toEqual(Object.keys(common));
+  });
+
+  it("carries urlElicitationRetry only on the request that sets it (a tool task's repeat after -32042)", () => {
+    expect(sentOptions({ label: "ping" })).not.toHaveProperty("urlElicitationRetry");
+    expect(sentOptions({ label: "callTool \"x\"", urlElicitationRetry: false }).urlElicitationRetry).toBe(false);
   });
 });
