@@ -7,6 +7,7 @@ import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../../src/client/client.js";
 import { TransportSession } from "../../src/session/session.js";
+import { setCancelNoticeTimeoutForTests } from "../../src/transport/http/cancel-notice.js";
 import { RESPONSE_STREAM_LINGER_MS, StreamableHttpTransport } from "../../src/transport/http/streamable-http.js";
 import { SESSION, initializeResult, jsonRpcResult, startEndpoint } from "../fixtures/http-endpoint.js";
 import { connectHttp, failure, owned } from "./helpers.js";
@@ -155,19 +156,24 @@ describe("sessions", () => {
         return request.body?.method === "tools/call" && args?.text === "never";
       }),
     );
-    const client = await connectHttp(endpoint.url, { listen: false });
-    const gaveUp = new AbortController();
-    const call = rejection(client.callTool("echo", { text: "never" }, { signal: gaveUp.signal, validateOutput: false }));
-    await expect.poll(() => endpoint.count("tools/call"), { timeout: 10_000 }).toBe(1);
-    gaveUp.abort(new Error("the caller gave up"));
-    await call;
-    await expect.poll(() => endpoint.count("notifications/cancelled"), { timeout: 10_000 }).toBe(1);
-    // The constant is not overridable (neither is DELETE_TIMEOUT_MS): this waits it out, for the
-    // server's close event, not for a time. Without the deadline only close() would end it.
-    await closed;
-    const after = await client.callTool("echo", { text: "still usable" }, { validateOutput: false });
-    expect(after.content).toEqual([{ type: "text", text: "still usable" }]);
-  }, 30_000);
+    // The cap shortened, so that this does not wait out 5 s: the test waits for the server's close
+    // event, not for a time. Without the deadline only close() would end the POST (a hang here).
+    const restore = setCancelNoticeTimeoutForTests(200);
+    try {
+      const client = await connectHttp(endpoint.url, { listen: false });
+      const gaveUp = new AbortController();
+      const call = rejection(client.callTool("echo", { text: "never" }, { signal: gaveUp.signal, validateOutput: false }));
+      await expect.poll(() => endpoint.count("tools/call"), { timeout: 10_000 }).toBe(1);
+      gaveUp.abort(new Error("the caller gave up"));
+      await call;
+      await expect.poll(() => endpoint.count("notifications/cancelled"), { timeout: 10_000 }).toBe(1);
+      await closed;
+      const after = await client.callTool("echo", { text: "still usable" }, { validateOutput: false });
+      expect(after.content).toEqual([{ type: "text", text: "still usable" }]);
+    } finally {
+      restore();
+    }
+  });
 });
 
 describe("reply streams", () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TransportSession } from "../../src/session/session.js";
+import { setCancelNoticeTimeoutForTests } from "../../src/transport/http/cancel-notice.js";
 import { SseTransport } from "../../src/transport/http/sse.js";
 import { startSseEndpoint } from "../fixtures/sse-endpoint.js";
 import { closedPort, connectWith, failure, owned, ownedSession } from "./helpers.js";
@@ -300,19 +301,25 @@ describe("legacy SSE: the cancel notice", () => {
         },
       }),
     );
-    const client = await connectWith(new SseTransport(endpoint.url), { timeoutMs: 600_000 });
-    const gaveUp = new AbortController();
-    const call = rejection(client.callTool("echo", { text: "never" }, { signal: gaveUp.signal, validateOutput: false }));
-    await expect.poll(() => endpoint.count("tools/call"), { timeout: 10_000 }).toBe(1);
-    gaveUp.abort(new Error("the caller gave up"));
-    await call;
-    await expect.poll(() => endpoint.count("notifications/cancelled"), { timeout: 10_000 }).toBe(1);
-    // Waits out the (not overridable) constant, for the server's close event; without it, the
-    // POST would stay open for the connection's timeoutMs (ten minutes here).
-    await closed;
-    const after = await client.callTool("echo", { text: "still usable" }, { validateOutput: false });
-    expect(after.content).toEqual([{ type: "text", text: "still usable" }]);
-  }, 30_000);
+    // The cap shortened, so that this does not wait out 5 s: the test waits for the server's close
+    // event, not for a time; without the cap, the POST would stay open for the connection's
+    // timeoutMs (ten minutes here).
+    const restore = setCancelNoticeTimeoutForTests(200);
+    try {
+      const client = await connectWith(new SseTransport(endpoint.url), { timeoutMs: 600_000 });
+      const gaveUp = new AbortController();
+      const call = rejection(client.callTool("echo", { text: "never" }, { signal: gaveUp.signal, validateOutput: false }));
+      await expect.poll(() => endpoint.count("tools/call"), { timeout: 10_000 }).toBe(1);
+      gaveUp.abort(new Error("the caller gave up"));
+      await call;
+      await expect.poll(() => endpoint.count("notifications/cancelled"), { timeout: 10_000 }).toBe(1);
+      await closed;
+      const after = await client.callTool("echo", { text: "still usable" }, { validateOutput: false });
+      expect(after.content).toEqual([{ type: "text", text: "still usable" }]);
+    } finally {
+      restore();
+    }
+  });
 });
 
 describe("legacy SSE: the stream is the connection", () => {

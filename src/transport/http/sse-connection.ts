@@ -27,7 +27,7 @@ import { authorizedExchange } from "./authorized-exchange.js";
 import type { HttpClient, HttpResponse } from "./http-client.js";
 import { requestHeaders, whatOf, type ResolvedHttpOptions } from "./http-options.js";
 import { RequestAbort } from "./request-abort.js";
-import { CANCEL_NOTICE_TIMEOUT_MS, cancelNoticeDeadline } from "./cancel-notice.js";
+import { cancelNoticeDeadline, cancelNoticeTimeoutMs } from "./cancel-notice.js";
 import { ReadStallWatch } from "../common/read-stall.js";
 import { isMessageEvent, readSse, type SseEvent } from "./sse-reader.js";
 import { checkOutgoingSize, type Limits } from "../limits.js";
@@ -150,7 +150,7 @@ export class SseConnection implements McpConnection {
     };
     // The cancel notice waits on no login, so no login postpones its own, shorter deadline.
     const bestEffort = context?.bestEffort === true;
-    const limitMs = bestEffort ? Math.min(CANCEL_NOTICE_TIMEOUT_MS, this.limits.timeoutMs) : this.limits.timeoutMs;
+    const limitMs = bestEffort ? Math.min(cancelNoticeTimeoutMs(), this.limits.timeoutMs) : this.limits.timeoutMs;
     const timer = bestEffort ? cancelNoticeDeadline(onExpire, limitMs) : this.deadline(onExpire);
     try {
       const { headers, userHeaders } = await requestHeaders(this.options.headers, { "content-type": JSON_MEDIA_TYPE }, context?.headers);
