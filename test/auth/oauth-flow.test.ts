@@ -4,13 +4,15 @@
  * authorization server cannot be told to show on demand (a refused refresh, a 5xx, a step-up,
  * concurrent refusals), and what must never reach it.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi, type MockInstance } from "vitest";
 import {
+  McpClient,
   McpTransportError,
+  StreamableHttpTransport,
   connect,
   memoryTokenStore,
   oauth,
-  type McpClient,
+  type McpTransport,
   type OAuthOptions,
   type StoredCredentials,
   type TokenStore,
@@ -415,23 +417,37 @@ describe("oauth() against a scripted authorization server", () => {
         asked++;
         return headlessAuthorize().authorize(url, context);
       };
-      // Says when the client has the endpoint's answer to the liveness GET.
-      const refusedGets: number[] = [];
+      // The statuses the client got for GETs of the endpoint: the liveness check's, and any other.
+      const gets: number[] = [];
       const watching: typeof fetch = async (input, init) => {
         const response = await fetch(input, init);
-        if (init?.method === "GET" && new URL(input instanceof Request ? input.url : input).pathname === "/mcp") refusedGets.push(response.status);
+        if (init?.method === "GET" && new URL(input instanceof Request ? input.url : input).pathname === "/mcp") gets.push(response.status);
         return response;
       };
-      const client = own(await connect(endpoint.url, { auth: oauth({ authorize }), fetch: watching, listen: false, timeoutMs: 20_000, fallback: false }));
+      // The connection the client opens, to follow its liveness check (`unreachable`) to the end:
+      // nothing else says when the transport has concluded about the 401.
+      const transport = new StreamableHttpTransport(endpoint.url, { auth: oauth({ authorize }), fetch: watching, listen: false });
+      let checks: MockInstance<() => Promise<unknown>> | undefined;
+      const watched: McpTransport = {
+        kind: transport.kind,
+        description: transport.description,
+        open: async (events, options) => {
+          const connection = await transport.open(events, options);
+          checks = vi.spyOn(connection as unknown as { unreachable(): Promise<unknown> }, "unreachable");
+          return connection;
+        },
+      };
+      const client = own(await McpClient.connect(watched, { timeoutMs: 20_000 }));
       const lost = await rejection(client.callTool("echo", { text: "lost" }));
       expect((lost as McpTransportError).reason).toBe("DISCONNECTED");
-      await expect.poll(() => refusedGets[0], { timeout: 10_000 }).toBe(401);
-      // A round trip after the refusal: a login started on it would have asked for the metadata by then.
-      await client.ping();
+      await expect.poll(() => checks?.mock.results.length, { timeout: 10_000 }).toBe(1);
+      // The check concluded: the endpoint answered (undefined, no failure). A login it started or
+      // joined would have run by then, since the check would wait on it for its answer.
+      expect(await checks!.mock.results[0]!.value).toBeUndefined();
+      expect(gets).toEqual([401]);
       expect(endpoint.requests.filter((request) => request.path.startsWith("/.well-known/"))).toEqual([]);
       expect(as.requests).toEqual([]);
       expect(asked).toBe(0);
-      expect(refusedGets).toEqual([401]);
       // The 401 is an answer: the endpoint is there, and the connection stays open.
       await client.ping();
     });
