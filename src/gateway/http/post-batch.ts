@@ -28,6 +28,7 @@ import { forwardRequest, type ForwardPlan } from "./forward.js";
 import type { FrontContext } from "./front-context.js";
 import type { PostRequest } from "./post-handler.js";
 import { writeEmpty, writeJson } from "./request-reply.js";
+import { sessionForwardPlan } from "./session-forward.js";
 
 /** The one revision whose callers may send batches (the rule lives in protocol/revisions.ts). */
 export { BATCH_REVISION };
@@ -75,19 +76,7 @@ export async function handleBatch(context: FrontContext, request: IncomingMessag
       relay: child,
       sessionId: session.id,
       requestStarted: () => session.inFlight++,
-      plan: {
-        sessionId: session.id,
-        outlivesCaller: true,
-        // A request of the child that the caller's JSON reply cannot carry goes to the GET stream.
-        undeliverable: (m) => {
-          if (isRequest(m)) session.unsolicited(m);
-        },
-        finished: () => {
-          session.inFlight--;
-          context.sessions.touch(session);
-        },
-        childPid: () => child.pid,
-      },
+      plan: sessionForwardPlan(context, session, child),
     };
   }
 

@@ -33,6 +33,7 @@ import { modernHeaderMismatch } from "./modern-headers.js";
 import { paramHeaderMismatch } from "./param-headers.js";
 import { handleBatch } from "./post-batch.js";
 import { RequestReply, writeEmpty, writeJson } from "./request-reply.js";
+import { sessionForwardPlan } from "./session-forward.js";
 
 /** The revision whose callers get the priming event first on a stream (2025-11-25, transports, "Sending Messages to the Server"). */
 const PRIMED_REVISION = "2025-11-25";
@@ -211,20 +212,7 @@ export async function handlePost(context: FrontContext, request: IncomingMessage
       response,
       message,
       resumableReply,
-      plan("legacy", {
-        sessionId: session.id,
-        outlivesCaller: true,
-        relay: async () => child,
-        // A request of the child that the caller's JSON reply cannot carry goes to the GET stream.
-        undeliverable: (m) => {
-          if (isRequest(m)) session.unsolicited(m);
-        },
-        finished: () => {
-          session.inFlight--;
-          context.sessions.touch(session);
-        },
-        childPid: () => child.pid,
-      }),
+      plan("legacy", sessionForwardPlan(context, session, child)),
     );
     return;
   }
