@@ -19,7 +19,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSONRPC_INVALID_REQUEST, isNotification, isRequest, isResponse, toMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { Method } from "../../protocol/methods.js";
-import { BATCH_REVISION, isModernRevision } from "../../protocol/revisions.js";
+import { BATCH_REVISION, isModernRevision, revisionAcceptsBatches } from "../../protocol/revisions.js";
 import type { Relay } from "../relay.js";
 import { BatchReply } from "./batch-reply.js";
 import { headerValue, metaRevisionOf, sessionVersionRefusal } from "./era-of-request.js";
@@ -56,7 +56,7 @@ export async function handleBatch(context: FrontContext, request: IncomingMessag
   }
   const versionRefusal = sessionVersionRefusal(request);
   if (versionRefusal !== undefined) return refuse(400, JSONRPC_INVALID_REQUEST, versionRefusal);
-  if (header !== undefined && header !== BATCH_REVISION) return refuse(400, JSONRPC_INVALID_REQUEST, notTaken(header));
+  if (header !== undefined && !revisionAcceptsBatches(header)) return refuse(400, JSONRPC_INVALID_REQUEST, notTaken(header));
 
   let route: BatchRoute;
   if (context.options.legacy === "stateless") {
@@ -69,7 +69,7 @@ export async function handleBatch(context: FrontContext, request: IncomingMessag
     if (session === undefined || !session.initialized || !session.belongsTo(post.principal)) {
       return refuse(404, SESSION_NOT_FOUND_CODE, "Session not found: initialize a new session", "unknown_session");
     }
-    if (session.revision !== BATCH_REVISION) return refuse(400, JSONRPC_INVALID_REQUEST, notTaken(session.revision ?? "unknown"));
+    if (session.revision === undefined || !revisionAcceptsBatches(session.revision)) return refuse(400, JSONRPC_INVALID_REQUEST, notTaken(session.revision ?? "unknown"));
     context.sessions.touch(session);
     const child = session.child!;
     route = {
