@@ -1,7 +1,8 @@
 /**
  * Which protocol era a POST speaks, told per request, since one endpoint serves both:
  * a revision in the body's `_meta` (`io.modelcontextprotocol/protocolVersion`) or a modern
- * `MCP-Protocol-Version` header is 2026-07-28, whose requests are self-contained; `initialize`, an
+ * `MCP-Protocol-Version` header is 2026-07-28, whose requests are self-contained (a `_meta` that
+ * names an unknown or a legacy revision is refused with -32022); `initialize`, an
  * `Mcp-Session-Id`, or neither of the modern marks is the legacy era (2024-11-05 to 2025-11-25).
  * A modern request then has its mirrored headers checked against its body (modern-headers.ts).
  */
@@ -44,6 +45,18 @@ export function eraOf(message: JsonRpcMessage, request: IncomingMessage): Reques
     // caller learns which revisions to retry with.
     if (!isModernRevision(metaRevision) && !isLegacyRevision(metaRevision)) {
       return { era: "invalid", message: `_meta "${MetaKey.protocolVersion}" ${JSON.stringify(metaRevision)} is not a revision this gateway knows`, unsupportedRevision: metaRevision };
+    }
+    // A legacy revision is known, but not one a request can name per request: it is spoken only in
+    // a session its `initialize` opened ("An `initialize` request selects legacy semantics";
+    // "A request carrying modern per-request `_meta` is served statelessly according to this
+    // revision", 2026-07-28 basic/versioning). So it is "a known version the server has chosen not
+    // to support" for such a request, and gets the same -32022, whatever the header says.
+    if (isLegacyRevision(metaRevision)) {
+      return {
+        era: "invalid",
+        message: `_meta "${MetaKey.protocolVersion}" ${JSON.stringify(metaRevision)} is a legacy revision, served only in a session opened with initialize; name a 2026-07-28 revision per request`,
+        unsupportedRevision: metaRevision,
+      };
     }
     return { era: "modern", revision: metaRevision };
   }

@@ -172,6 +172,26 @@ describe("more refusals", () => {
     expect(requests.filter((line) => line.outcome !== "rejected")).toHaveLength(0);
   }, 60_000);
 
+  it("answers a request whose _meta names a legacy revision with 400 and UnsupportedProtocolVersion (-32022), whatever the header says, and a header that disagrees with a 2026-07-28 _meta with HeaderMismatch (-32020); nothing forwarded (2026-07-28 basic/versioning; streamable-http, \"Protocol Version Header\")", async () => {
+    const running = own(await startGateway({ target: MODERN_TARGET }));
+    const { port } = running;
+    const call = modernCall(7, "tools/call", { name: "echo", arguments: { text: "x" } });
+    // A legacy revision is spoken only in a session its initialize opened, never named per request.
+    const legacyBody = call.body.replace('"io.modelcontextprotocol/protocolVersion":"2026-07-28"', '"io.modelcontextprotocol/protocolVersion":"2025-06-18"');
+    expect(legacyBody).toContain("2025-06-18");
+    for (const header of ["2025-06-18", "2026-07-28"]) {
+      const answer = await rawRequest({ port, headers: { ...call.headers, "mcp-protocol-version": header }, body: legacyBody });
+      expect(answer.status, header).toBe(400);
+      expect(answer.json(), header).toMatchObject({ id: 7, error: { code: -32022, data: { requested: "2025-06-18" } } });
+    }
+    // "The header value MUST match the io.modelcontextprotocol/protocolVersion field carried in the request body's _meta."
+    const disagreeing = await rawRequest({ port, headers: { ...call.headers, "mcp-protocol-version": "2025-06-18" }, body: call.body });
+    expect(disagreeing.status).toBe(400);
+    expect(disagreeing.json()).toMatchObject({ id: 7, error: { code: -32020 } });
+    const requests = running.logs.filter((line) => line.event === "request");
+    expect(requests.filter((line) => line.outcome !== "rejected")).toHaveLength(0);
+  }, 60_000);
+
   it("answers 400 to a GET or DELETE of a session whose MCP-Protocol-Version names no legacy revision, and such a DELETE leaves the session (transports, \"Protocol Version Header\")", async () => {
     const children = inProcessChildren();
     const { port, gateway } = own(await startGateway({ target: MINI_TARGET }, { children: children.factory }));
