@@ -38,6 +38,7 @@ import { ModernMethod } from "../../protocol/modern.js";
 import { headerParamsOf, modernHeaders, type HeaderParam } from "../../client/modern-headers.js";
 import type { Limits } from "../../transport/limits.js";
 import type { McpConnection, SendContext } from "../../transport/transport.js";
+import type { HostAnswer } from "./batch-answers.js";
 import { BRIDGE_ID_PREFIX, MAX_SESSION_RENEWALS, STDIN_END_DRAIN_MS, type StdioBridgeOptions } from "./bridge-options.js";
 import { failureAnswer } from "./failure-answer.js";
 import { HostChannel } from "./host-channel.js";
@@ -48,6 +49,8 @@ import { RemoteLink } from "./remote-link.js";
 interface Forwarded {
   readonly message: JsonRpcRequest;
   readonly hostId: RequestId;
+  /** Where its answer goes: its own line, or the array answering its batch. */
+  readonly answer: HostAnswer;
   /** The id on the wire: the host's, except for a re-issue after a broken modern stream. */
   wireId: RequestId;
   /** The connection it was sent on, once it was. */
@@ -111,7 +114,7 @@ export class Bridge {
       ended: (connection, error) => this.remoteEnded(connection, error),
     });
     this.host = new HostChannel(options.input, options.output, this.limits.maxMessageBytes, {
-      message: (message) => this.fromHost(message),
+      message: (message, answer) => this.fromHost(message, answer),
       unreadable: (what, fatal) => this.log("host_line_refused", { what, fatal }),
       ended: () => this.hostEnded(),
       acceptsBatches: () => this.hostBatches,
@@ -126,24 +129,24 @@ export class Bridge {
 
   // --- From the host
 
-  private fromHost(message: JsonRpcMessage): void {
+  private fromHost(message: JsonRpcMessage, answer: HostAnswer): void {
     const era = eraOf(message);
     if (era) this.era = era;
-    if (isRequest(message)) return this.request(message);
+    if (isRequest(message)) return this.request(message, answer);
     if (this.state === "ending") return;
     if (isNotification(message)) return this.notification(message);
     // The host's answer to a request of the remote (sampling, elicitation, roots): as it is.
     void this.sendPlain(message);
   }
 
-  private request(message: JsonRpcRequest): void {
+  private request(message: JsonRpcRequest, answer: HostAnswer): void {
     if (this.state === "ending") {
-      this.host.send(failureAnswer(message.id, new McpTransportError("DISCONNECTED", "the bridge is closing"), message.method));
+      answer.send(failureAnswer(message.id, new McpTransportError("DISCONNECTED", "the bridge is closing"), message.method));
       return;
     }
     if (this.byHost.has(message.id)) {
       // JSON-RPC ids must be unique among requests in flight; answering the second would confuse both.
-      this.host.send({
+      answer.send({
         jsonrpc: "2.0",
         id: message.id,
         error: { code: JSONRPC_INVALID_REQUEST, message: `mcpwire gateway: a request with this id is already in flight` },
@@ -152,7 +155,7 @@ export class Bridge {
     }
     if (this.byHost.size >= this.limits.maxInFlight) {
       const error = new McpTransportError("LIMIT", `more than ${this.limits.maxInFlight} requests in flight at once (maxInFlight)`);
-      this.host.send(failureAnswer(message.id, error, message.method));
+      answer.send(failureAnswer(message.id, error, message.method));
       return;
     }
     if (message.method === Method.initialize) {
@@ -164,6 +167,7 @@ export class Bridge {
     const forwarded: Forwarded = {
       message,
       hostId: message.id,
+      answer,
       wireId: message.id,
       connection: undefined,
       timer: undefined,
@@ -186,6 +190,7 @@ export class Bridge {
       if (forwarded) {
         // Cancelled: the host expects no answer (basic/utilities/cancellation).
         this.settle(forwarded);
+        forwarded.answer.withdraw();
         this.cancelOnRemote(forwarded, message);
         return;
       }
@@ -371,7 +376,7 @@ export class Bridge {
     }
     this.settle(forwarded);
     if ("result" in message) this.noteAnswer(forwarded.message, message.result, connection);
-    this.host.send(forwarded.wireId === forwarded.hostId ? message : { ...message, id: forwarded.hostId });
+    forwarded.answer.send(forwarded.wireId === forwarded.hostId ? message : { ...message, id: forwarded.hostId });
   }
 
   /** What an answer tells the bridge: the session opened, the tools whose arguments go into headers. */
@@ -436,7 +441,7 @@ export class Bridge {
   private fail(forwarded: Forwarded, error: unknown): void {
     if (forwarded.settled) return;
     this.settle(forwarded);
-    this.host.send(failureAnswer(forwarded.hostId, error, forwarded.message.method));
+    forwarded.answer.send(failureAnswer(forwarded.hostId, error, forwarded.message.method));
     this.log("request_failed", { method: forwarded.message.method, reason: reasonOf(error) });
   }
 

@@ -12,9 +12,11 @@
  * JSON-RPC requests, notifications, responses—or a JSON-RPC batch containing one or more requests
  * and/or notifications", transports, stdio), which a server "MUST support receiving" (basic/index,
  * "Batching"): while `acceptsBatches` says so, a batch's messages are reported one by one, in
- * order, and each is answered on its own line (the host matches answers by id). A batch holding
- * `initialize` is refused ("The initialize request MUST NOT be part of a JSON-RPC batch",
- * lifecycle). In any other revision a batch is a line that is not JSON-RPC.
+ * order, and its requests are answered together, on one line holding the array of their answers,
+ * once the last is answered (JSON-RPC 2.0, "Batch"; batch-answers.ts); a batch of notifications
+ * and responses only is answered with nothing. A single message is answered on its own line. A
+ * batch holding `initialize` is refused ("The initialize request MUST NOT be part of a JSON-RPC
+ * batch", lifecycle). In any other revision a batch is a line that is not JSON-RPC.
  *
  * A host that stops reading its stdout stops the bridge reading its stdin: no new request is
  * taken until stdout drains, so what waits in memory is bounded by the requests already in
@@ -23,10 +25,11 @@
 import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, isRequest, parseMessages, serializeMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { Method } from "../../protocol/methods.js";
 import { LineFramer } from "../../transport/stdio/line-framer.js";
+import { BatchAnswers, type HostAnswer } from "./batch-answers.js";
 
 export interface HostChannelEvents {
-  /** One message from the host, in order. */
-  message(message: JsonRpcMessage): void;
+  /** One message from the host, in order; `answer` is where a request's answer goes (its own line, or its batch's). */
+  message(message: JsonRpcMessage, answer: HostAnswer): void;
   /** A line that could not be read, answered already; `fatal` when the input ends with it. */
   unreadable(what: string, fatal: boolean): void;
   /** The input ended (EOF, an error on stdin, or a line past the ceiling). Called once. */
@@ -41,6 +44,8 @@ export class HostChannel {
   private waitingForDrain = false;
   private readonly onData = (chunk: Buffer | string) => this.push(chunk);
   private readonly onEnd = () => this.end();
+  /** The answer to a message that came alone: its own line. */
+  private readonly alone: HostAnswer = { send: (response) => this.send(response), withdraw: () => {} };
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -57,9 +62,14 @@ export class HostChannel {
 
   /** Writes one message on the output, if it is still there. */
   send(message: JsonRpcMessage): void {
+    this.writeLine(serializeMessage(message));
+  }
+
+  /** Writes one line; while the host does not read it, no more of its input is read. */
+  private writeLine(text: string): void {
     const output = this.output as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
     if (output.destroyed === true || output.writableEnded === true) return;
-    if (output.write(`${serializeMessage(message)}\n`) || this.waitingForDrain) return;
+    if (output.write(`${text}\n`) || this.waitingForDrain) return;
     this.waitingForDrain = true;
     this.input.pause();
     output.once("drain", () => {
@@ -105,7 +115,10 @@ export class HostChannel {
       this.answer(JSONRPC_INVALID_REQUEST, "initialize must not be part of a batch (2025-03-26 lifecycle); nothing of the batch was taken");
       return this.events.unreadable("a batch holding initialize", false);
     }
-    for (const message of messages) this.events.message(message);
+    if (!batch) return this.events.message(messages[0]!, this.alone);
+    const answers = new BatchAnswers((responses) => this.writeLine(`[${responses.map(serializeMessage).join(",")}]`));
+    for (const message of messages) this.events.message(message, isRequest(message) ? answers.member() : this.alone);
+    answers.seal();
   }
 
   private answer(code: number, message: string): void {

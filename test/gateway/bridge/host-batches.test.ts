@@ -3,8 +3,11 @@
  * ("Messages may be JSON-RPC requests, notifications, responses—or a JSON-RPC batch containing
  * one or more requests and/or notifications", transports, stdio), and a server "MUST support
  * receiving JSON-RPC batches" (basic/index, "Batching"); "The initialize request MUST NOT be part
- * of a JSON-RPC batch" (lifecycle); later revisions have no batches. `startStdioBridge` in this
- * process on two PassThrough streams, toward a real gateway on 127.0.0.1 with a real stdio child.
+ * of a JSON-RPC batch" (lifecycle); later revisions have no batches. JSON-RPC 2.0, "Batch": "The
+ * Server should respond with an Array containing the corresponding Response objects, after all of
+ * the batch Request objects have been processed", and with nothing when there are none.
+ * `startStdioBridge` in this process on two PassThrough streams, toward a real gateway on
+ * 127.0.0.1 with a real stdio child.
  */
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -22,8 +25,15 @@ afterEach(async () => {
 
 interface Host {
   line(text: string): void;
+  /** The host's input ends (stdin EOF). */
+  end(): void;
   answer(id: unknown): Promise<Message>;
+  /** The next line that holds an array (a batch's answer). */
+  arrayLine(): Promise<Message[]>;
+  /** Every message written, a batch answer's members included. */
   readonly messages: Message[];
+  /** Every line written, parsed: a message, or an array of them. */
+  readonly lines: Array<Message | Message[]>;
 }
 
 /** A host on a bridge to a gateway over the echo child, past `initialize` in `revision`. */
@@ -32,21 +42,33 @@ async function hostIn(revision: string): Promise<Host> {
   const input = new PassThrough();
   const output = new PassThrough();
   const messages: Message[] = [];
+  const written: Array<Message | Message[]> = [];
   let partial = "";
   output.setEncoding("utf8").on("data", (chunk: string) => {
     const lines = (partial + chunk).split("\n");
     partial = lines.pop()!;
-    for (const line of lines) messages.push(JSON.parse(line) as Message);
+    for (const line of lines) {
+      const value = JSON.parse(line) as Message | Message[];
+      written.push(value);
+      messages.push(...(Array.isArray(value) ? value : [value]));
+    }
   });
   bridges.push(startStdioBridge({ transport: new StreamableHttpTransport(url), input, output, log: () => {} }));
   const host: Host = {
     line: (text) => input.write(`${text}\n`),
+    end: () => input.end(),
+    async arrayLine() {
+      const find = () => written.find((line): line is Message[] => Array.isArray(line));
+      await expect.poll(() => find() !== undefined, { timeout: 10_000 }).toBe(true);
+      return find()!;
+    },
     async answer(id) {
       const find = () => messages.find((message) => message.id === id && !("method" in message));
       await expect.poll(() => find() !== undefined, { timeout: 10_000 }).toBe(true);
       return find()!;
     },
     messages,
+    lines: written,
   };
   host.line(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "h", version: "1" } } }));
   expect(await host.answer(0)).toMatchObject({ result: { protocolVersion: revision } });
@@ -57,12 +79,45 @@ async function hostIn(revision: string): Promise<Host> {
 const echo = (id: number) => ({ jsonrpc: "2.0", id, method: "echo", params: { n: id } });
 
 describe("a 2025-03-26 host", () => {
-  it("has each request of a batch line forwarded and answered", async () => {
+  it("has each request of a batch line forwarded, and answers them together on one line holding the array of their answers", async () => {
     const host = await hostIn("2025-03-26");
     host.line(JSON.stringify([echo(1), { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1 } }, echo(2)]));
-    expect(await host.answer(1)).toMatchObject({ result: { line: expect.stringContaining('"n":1') } });
-    expect(await host.answer(2)).toMatchObject({ result: { line: expect.stringContaining('"n":2') } });
+    const answers = await host.arrayLine();
+    // "MAY be returned in any order": matched by id.
+    expect(answers).toHaveLength(2);
+    expect(answers.find((m) => m.id === 1)).toMatchObject({ result: { line: expect.stringContaining('"n":1') } });
+    expect(answers.find((m) => m.id === 2)).toMatchObject({ result: { line: expect.stringContaining('"n":2') } });
+    // No answer of the batch went on a line of its own.
+    expect(host.lines.filter((line) => !Array.isArray(line) && (line.id === 1 || line.id === 2))).toEqual([]);
     expect(host.messages.filter((m) => m.id === null)).toEqual([]);
+  }, 30_000);
+
+  it("puts an answer the bridge gives at once (a duplicate id) in the batch's array with the child's, and still answers a single request on its own line", async () => {
+    const host = await hostIn("2025-03-26");
+    host.line(JSON.stringify([echo(1), echo(1), echo(2)]));
+    const answers = await host.arrayLine();
+    expect(answers).toHaveLength(3);
+    expect(answers.filter((m) => m.id === 1 && "error" in m)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32600 }) })]);
+    expect(answers.filter((m) => "result" in m).map((m) => m.id)).toEqual(expect.arrayContaining([1, 2]));
+    host.line(JSON.stringify(echo(3)));
+    await host.answer(3);
+    expect(host.lines.find((line) => !Array.isArray(line) && line.id === 3)).toMatchObject({ result: expect.anything() });
+  }, 30_000);
+
+  it("answers a batch of notifications only with nothing", async () => {
+    const host = await hostIn("2025-03-26");
+    host.line(JSON.stringify([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1 } }]));
+    host.line(JSON.stringify(echo(3)));
+    await host.answer(3);
+    expect(host.lines.filter((line) => Array.isArray(line))).toEqual([]);
+  }, 30_000);
+
+  it("writes a batch's answer when the host's input ends right after the batch", async () => {
+    const host = await hostIn("2025-03-26");
+    host.line(JSON.stringify([echo(1), echo(2)]));
+    host.end();
+    const answers = await host.arrayLine();
+    expect(answers.map((m) => m.id)).toEqual(expect.arrayContaining([1, 2]));
   }, 30_000);
 
   it("is refused a batch holding initialize (-32600), and nothing of it is forwarded", async () => {
