@@ -129,10 +129,16 @@ function provesVerdictWrong(error: unknown, context: NegotiationContext): boolea
   return !notEvidence(error);
 }
 
-/** 401/403, 5xx, unreachable endpoints and failed authorizations say nothing about the era (basic/versioning). */
+/**
+ * 401/403, 5xx, unreachable endpoints and failed authorizations say nothing about the era
+ * (basic/versioning). Nor does a wire that broke the protocol (a stdout line that is not JSON-RPC,
+ * a message past the ceiling): no era explains it, and another process or another try would only
+ * meet it again, until the deadline hid it behind a TIMEOUT.
+ */
 function notEvidence(error: McpTransportError): boolean {
   // An authorization that failed (a refused grant, say) failed before the server could answer.
-  return error.reason === "UNAVAILABLE" || error.httpStatus === 401 || error.httpStatus === 403 || error.authStep !== undefined;
+  if (error.reason === "UNAVAILABLE" || error.httpStatus === 401 || error.httpStatus === 403 || error.authStep !== undefined) return true;
+  return error.reason === "LIMIT" || (error.reason === "PROTOCOL" && error.code === undefined && error.httpStatus === undefined);
 }
 
 /** Whether a failed discover came from a modern server, and which legacy revision it would take. */

@@ -4,7 +4,7 @@
  * (official SDK v2, modern only), then the probe's awkward cases.
  */
 import { describe, expect, it } from "vitest";
-import { connect, forgetEras, type ConnectOptions } from "../../src/index.js";
+import { McpTransportError, connect, forgetEras, type ConnectOptions } from "../../src/index.js";
 
 const node = process.execPath;
 const servers = [
@@ -116,6 +116,23 @@ describe("the stdio era probe", () => {
       (e: unknown) => e,
     )) as Error;
     expect(error.message).toContain("speaks none of mcpwire's modern revisions (2026-07-28); it offers 2099-01-01");
+  });
+
+  it("a server that writes what is not JSON-RPC on stdout fails with PROTOCOL at once, started once, whatever the era", async () => {
+    for (const options of [{}, { era: "legacy" as const }, { era: "modern" as const }]) {
+      forgetEras();
+      const log = seen();
+      const error = (await connect(fixture("log-on-stdout"), { ...options, timeoutMs: 60_000, stderr: log.stderr }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as McpTransportError;
+      // Not evidence of an era: no second process, no other handshake, and not a TIMEOUT at the deadline.
+      expect(error).toBeInstanceOf(McpTransportError);
+      expect(error.reason).toBe("PROTOCOL");
+      expect(error.message).toContain('set nonProtocolLines: "skip"');
+      expect(error.message).not.toContain("[info]");
+      await expect.poll(log.lines).toEqual([`got ${options.era === "legacy" ? "initialize" : "server/discover"}`]);
+    }
   });
 
   it("honours a pinned revision or era without probing", async () => {

@@ -71,6 +71,9 @@ export type StderrDestination =
     }
   | ((text: string) => void);
 
+/** Said with a stdout line that is not JSON-RPC: the stdio transport allows nothing else there (basic/transports). */
+const NON_PROTOCOL_ADVICE = 'a server writes only JSON-RPC messages on stdout: if this one prints a banner or logs there, set nonProtocolLines: "skip"';
+
 /** What to do with a stdout line that is not a JSON-RPC message. */
 export type NonProtocolLines =
   /** Fail the connection with PROTOCOL (the spec forbids anything else on stdout). */
@@ -464,11 +467,9 @@ class StdioConnection implements McpConnection {
         this.settings.onSkipped();
         return;
       }
-      this.fail(
-        error instanceof McpTransportError
-          ? error
-          : new McpTransportError("PROTOCOL", "received a line that is not JSON-RPC on the server process's stdout", { cause: error }),
-      );
+      const what = error instanceof McpTransportError ? error.message : "received a line that is not JSON-RPC on the server process's stdout";
+      // What the line said is not shown (it may hold anything); what to do about it is.
+      this.fail(new McpTransportError("PROTOCOL", `${what}; ${NON_PROTOCOL_ADVICE}`, { cause: error }));
       return;
     }
     this.stall.received(message);
