@@ -12,7 +12,7 @@ import { Notification } from "../protocol/methods.js";
 import { loadSchemas, schemas } from "../protocol/schema-registry.js";
 import { matching } from "./validate.js";
 import { TransportSession, type RequestOptions } from "../session/session.js";
-import type { ConnectionEnding } from "../transport/transport.js";
+import type { ConnectionEnding, McpTransport } from "../transport/transport.js";
 import { abortReason, delay, raceAbort } from "../util/abort.js";
 import { deadlineAfterLogins } from "../util/user-waits.js";
 import { checkWholeNumber } from "../util/whole-number.js";
@@ -123,9 +123,13 @@ export class ServerConnection {
       await first.close();
       this.markEnded({ error: error instanceof McpTransportError ? error : undefined });
       if (deadline.signal.aborted && !this.options.signal?.aborted) {
+        // A server that hangs at start often said why on stderr (a missing key, say): the tail
+        // goes with this failure as with every other of a stdio connection.
+        const stderrTail = stderrTailOf(first.transport);
         throw new McpTransportError("TIMEOUT", `connecting timed out after ${timeoutMs} ms (${first.description})`, {
           timeoutMs,
           cause: error,
+          ...(stderrTail === undefined ? {} : { stderrTail }),
         });
       }
       if (signal.aborted) throw abortReason(signal);
@@ -391,4 +395,10 @@ export class ServerConnection {
       clearTimeout(timer);
     }
   }
+}
+
+/** The last lines a transport's server process wrote on stderr (the stdio transport keeps them), if any. */
+function stderrTailOf(transport: McpTransport): string | undefined {
+  const tail = (transport as { stderrTail?: unknown }).stderrTail;
+  return typeof tail === "string" && tail !== "" ? tail : undefined;
 }

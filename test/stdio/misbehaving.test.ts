@@ -221,6 +221,20 @@ describe("a server that never answers", () => {
     expect((await failure(client.callTool("silent"))).reason).toBe("TIMEOUT");
   });
 
+  it("a connect that times out carries the stderr tail: a server that hangs at start often said why there", async () => {
+    const transport = cleanup.track(
+      new StdioTransport({
+        command: process.execPath,
+        args: ["-e", "console.error('missing HANDBOOK_KEY'); setInterval(() => {}, 1000)"],
+        stdinCloseGraceMs: 100,
+      }),
+    );
+    const error = await failure(connect(transport, { timeoutMs: 3_000 }));
+    expect(error.reason).toBe("TIMEOUT");
+    expect(error.message).toMatch(/^connecting timed out after 3000 ms/);
+    expect(error.stderrTail).toContain("missing HANDBOOK_KEY");
+  });
+
   it("readTimeoutMs: output on stderr is not an answer", async () => {
     const client = await cleanup.connect(fixture("stdio-never-answers.mjs"), { readTimeoutMs: 400, timeoutMs: 20_000 });
     const error = await failure(client.callTool("trickle", { every: 50 }));
