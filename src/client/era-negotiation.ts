@@ -88,10 +88,13 @@ export async function negotiateEra(context: NegotiationContext): Promise<Negotia
   }
   const known = context.hint ?? verdicts.get(context.server);
   if (known) {
+    const session = await context.openSession();
     try {
-      return remember(context, await withSession(context, (session) => (known === "legacy" ? startLegacy(context, session) : startModern(context, session))));
+      return remember(context, { session, era: await (known === "legacy" ? startLegacy(context, session) : startModern(context, session)) });
     } catch (error) {
-      if (!provesVerdictWrong(error, context)) throw error;
+      const broken = wireBroke(error, session);
+      await session.close();
+      if (broken || !provesVerdictWrong(error, context)) throw error;
       verdicts.delete(context.server);
     }
   }
@@ -129,15 +132,20 @@ function provesVerdictWrong(error: unknown, context: NegotiationContext): boolea
   return !notEvidence(error);
 }
 
-/**
- * 401/403, 5xx, unreachable endpoints and failed authorizations say nothing about the era
- * (basic/versioning). Nor does a wire that broke the protocol (a stdout line that is not JSON-RPC,
- * a message past the ceiling): no era explains it, and another process or another try would only
- * meet it again, until the deadline hid it behind a TIMEOUT.
- */
+/** 401/403, 5xx, unreachable endpoints and failed authorizations say nothing about the era (basic/versioning). */
 function notEvidence(error: McpTransportError): boolean {
   // An authorization that failed (a refused grant, say) failed before the server could answer.
-  if (error.reason === "UNAVAILABLE" || error.httpStatus === 401 || error.httpStatus === 403 || error.authStep !== undefined) return true;
+  return error.reason === "UNAVAILABLE" || error.httpStatus === 401 || error.httpStatus === 403 || error.authStep !== undefined;
+}
+
+/**
+ * The wire broke the protocol and ended the connection (a stdout line that is not JSON-RPC, a
+ * message past the ceiling). No era explains that: another process under the other era would only
+ * meet it again, until the deadline hid it behind a TIMEOUT. An answer that broke its schema on a
+ * connection still open is not this (a legacy server may answer `server/discover` with anything).
+ */
+function wireBroke(error: unknown, session: TransportSession): boolean {
+  if (!(error instanceof McpTransportError) || session.isOpen) return false;
   return error.reason === "LIMIT" || (error.reason === "PROTOCOL" && error.code === undefined && error.httpStatus === undefined);
 }
 
@@ -166,7 +174,7 @@ async function probe(context: NegotiationContext): Promise<Negotiated> {
     if (early?.ok) return { session, era: modern };
     if (early && !early.ok) {
       const error = early.error;
-      if (!(error instanceof McpTransportError) || notEvidence(error) || context.signal.aborted) throw error;
+      if (!(error instanceof McpTransportError) || notEvidence(error) || wireBroke(error, session) || context.signal.aborted) throw error;
       const evidence = modernEvidence(error);
       if (evidence.modern && !evidence.legacyOnly) throw error;
       // Legacy. A server that exited on the early request gets a fresh process; HTTP a fresh connection.
