@@ -474,7 +474,8 @@ class StdioConnection implements McpConnection {
     }
     this.stall.received(message);
     this.events.message(message);
-    for (const next of batch ?? []) {
+    if (batch === undefined) return; // the common case, without an empty array to walk
+    for (const next of batch) {
       // A message of the batch may have ended the connection (a handler closing it).
       if (this.phase !== "open" && this.phase !== "draining") return;
       this.stall.received(next);
