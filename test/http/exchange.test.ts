@@ -67,6 +67,23 @@ describe("headers", () => {
     expect(endpoint.requests).toHaveLength(0);
   });
 
+  it("refuses a value the HTTP client cannot send (outside Latin-1, a control character) as a bad header, never as a lost connection", async () => {
+    for (const value of ["\u65e5\u672c", "a\u0001b", "tab\u007f"]) {
+      expect(() => new StreamableHttpTransport("http://127.0.0.1:1/mcp", { headers: { "X-Team": value } })).toThrow(
+        '"headers": the value of "X-Team" holds a control character or a character outside Latin-1',
+      );
+    }
+    const endpoint = owned(await startEndpoint());
+    const error = await failure(connectHttp(endpoint.url, { headers: () => ({ "X-Team": "\u65e5\u672c" }) }));
+    expect(error.reason).toBe("PROTOCOL");
+    expect(error.message).toContain('the value of "X-Team" holds a control character or a character outside Latin-1');
+    expect(endpoint.requests).toHaveLength(0);
+    // Latin-1 and a tab are what the client sends as they are.
+    const client = await connectHttp(endpoint.url, { headers: { "X-Team": "caf\u00e9\tbar" } });
+    await client.ping();
+    expect(endpoint.requests.length).toBeGreaterThan(0);
+  });
+
   it("validates fixed headers when the transport is made", () => {
     expect(() => new StreamableHttpTransport("http://127.0.0.1:1/mcp", { headers: { "bad name": "x" } })).toThrow(TypeError);
     expect(() => new StreamableHttpTransport("http://127.0.0.1:1/mcp", { headers: { ok: "line\nbreak" } })).toThrow(TypeError);

@@ -16,7 +16,7 @@ import { isAuthProvider, type AuthProvider } from "./auth-provider.js";
 import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
 import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
 import { netDispatcher } from "../net/dispatcher.js";
-import { breaksHeaderLine, isHeaderName } from "../../util/header-syntax.js";
+import { breaksHeaderLine, hasRefusedHeaderChar, isHeaderName } from "../../util/header-syntax.js";
 
 /** Headers sent on every request: a fixed set, or a function called per request (rotating tokens). */
 export type HeadersOption =
@@ -196,7 +196,10 @@ export async function httpClientFor(options: ResolvedHttpOptions, maxInFlight: n
   );
 }
 
-/** Header names are HTTP tokens and values have no line breaks; names come back in lower case. */
+/**
+ * Header names are HTTP tokens and values have no line breaks, nor a character the HTTP client
+ * refuses (another control character, or one above U+00FF); names come back in lower case.
+ */
 export function checkHeaders(
   headers: unknown,
   where: string,
@@ -216,6 +219,11 @@ export function checkHeaders(
     }
     if (typeof value !== "string" || breaksHeaderLine(value)) {
       throw failure(`${where}: the value of "${name}" must be a string without line breaks`);
+    }
+    // The HTTP client refuses such a value only when the request is built, and then the failure
+    // reads as a lost connection; refused here, it is named as the bad header it is.
+    if (hasRefusedHeaderChar(value)) {
+      throw failure(`${where}: the value of "${name}" holds a control character or a character outside Latin-1; write it in printable ASCII`);
     }
     checked[name.toLowerCase()] = value;
   }
