@@ -340,11 +340,10 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
         unreachableFailures.add(failure);
         throw failure;
       }
-      throw new McpTransportError(
-        (error as McpTransportError).reason,
-        `the connection was lost while ${options.what} waited for its answer`,
-        { cause: error },
-      );
+      const failed = error as McpTransportError;
+      // An answer that was not HTTP says so (not-http-answer.ts); only a lost connection reads as one.
+      if (failed.reason !== "DISCONNECTED") throw failed.with({ cause: error }, `${failed.message} (${options.what})`);
+      throw new McpTransportError(failed.reason, `the connection was lost while ${options.what} waited for its answer`, { cause: error });
     }
     const response = outcome.response;
     if (!isRedirect(response.status)) {

@@ -8,6 +8,7 @@
  */
 import { McpTransportError } from "../../errors.js";
 import { abortReason } from "../../util/abort.js";
+import { notHttpAnswerIn } from "./not-http-answer.js";
 import { toAbortSignal } from "./request-abort.js";
 import type { FetchLike, FetchLikeResponse, HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 
@@ -48,6 +49,8 @@ export class FetchHttpClient implements HttpClient {
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
       if (error instanceof McpTransportError) throw error;
+      const notHttp = notHttpAnswerIn(error);
+      if (notHttp !== undefined) throw notHttp;
       const code = errorCode(error);
       if (code !== undefined && LOST_CONNECTION_CODES.has(code)) {
         throw new McpTransportError("DISCONNECTED", "the connection closed before the endpoint answered", { cause: error });

@@ -22,6 +22,7 @@ import type { Dispatcher } from "undici";
 import { McpTransportError } from "../../errors.js";
 import { abortReason } from "../../util/abort.js";
 import { networkFailureIn } from "../net/network-failures.js";
+import { notHttpAnswerIn } from "./not-http-answer.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 import { undiciParts, type UndiciParts } from "./undici-parts.js";
 
@@ -260,7 +261,7 @@ class Exchange implements HttpResponse {
     // served the request, and the failure says why (transport/net/network-failures.ts).
     const named = networkFailureIn(error);
     if (named !== undefined) return named;
-    return new McpTransportError("DISCONNECTED", "the connection closed before the endpoint answered", { cause: error });
+    return notHttpAnswerIn(error) ?? new McpTransportError("DISCONNECTED", "the connection closed before the endpoint answered", { cause: error });
   }
 }
 
