@@ -1,9 +1,9 @@
 /**
  * The endpoint policy against endpoints that misbehave: each rule of the policy, one fault.
  */
-import { createServer, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { SESSION, startEndpoint } from "../fixtures/http-endpoint.js";
+import { NOT_HTTP_MARKER, startNotHttpServer } from "../fixtures/not-http-server.js";
 import {
   HTML_MARKER,
   closedWithRetry,
@@ -278,27 +278,19 @@ describe("unreachable endpoints", () => {
   });
 
   it("a port where something else than HTTP answers is PROTOCOL at once, not a lost connection tried again", async () => {
-    // What an SSH server says first; the same for any service that is not HTTP.
-    const sockets: Socket[] = [];
-    const server = createServer((socket) => {
-      sockets.push(socket);
-      socket.on("error", () => {});
-      socket.end("SSH-2.0-OpenSSH_9.6 NOT_HTTP_MARKER\r\n");
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    const server = await startNotHttpServer();
+    const url = `http://127.0.0.1:${server.port}/mcp`;
     try {
       for (const transportOptions of [{}, { fetch: ((input: string, init: RequestInit) => fetch(input, init)) as never }]) {
-        const before = sockets.length;
+        const before = server.connections();
         const error = await failure(connectHttp(url, transportOptions, { timeoutMs: 20_000 }));
         expect(error.reason).toBe("PROTOCOL");
         expect(error.message).toContain("the endpoint did not answer in HTTP: something else listens on that port");
-        expect(error.message).not.toContain("NOT_HTTP_MARKER");
-        expect(sockets.length - before).toBe(1);
+        expect(error.message).not.toContain(NOT_HTTP_MARKER);
+        expect(server.connections() - before).toBe(1);
       }
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { McpClient, McpTransportError, WebSocketTransport, type WebSocketHeadersContext } from "../../src/index.js";
 import { refusedPort } from "../fixtures/ws-server.js";
+import { NOT_HTTP_MARKER, startNotHttpServer } from "../fixtures/not-http-server.js";
 import { closedAfterEach, failure, openRaw, rejection, until } from "./helpers.js";
 
 const { fixture, connect } = closedAfterEach();
@@ -90,6 +91,19 @@ describe("an upgrade that fails", () => {
     expect(error.reason).toBe("UNAVAILABLE");
     expect(error.retryable).toBe(true);
     expect(error.message).toContain("ECONNREFUSED");
+  });
+
+  it("a port where something else than HTTP answers is PROTOCOL naming the URL, not unreachable", async () => {
+    const server = await startNotHttpServer();
+    try {
+      const error = await failure(openRaw(new WebSocketTransport(`ws://127.0.0.1:${server.port}/mcp`)));
+      expect(error.reason).toBe("PROTOCOL");
+      expect(error.retryable).toBe(false);
+      expect(error.message).toContain(`ws://127.0.0.1:${server.port}/mcp did not answer in HTTP: something else listens on that port`);
+      expect(error.message).not.toContain(NOT_HTTP_MARKER);
+    } finally {
+      await server.close();
+    }
   });
 
   it("a server that does not select the subprotocol mcp is PROTOCOL", async () => {

@@ -341,7 +341,7 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
         throw failure;
       }
       const failed = error as McpTransportError;
-      // An answer that was not HTTP says so (not-http-answer.ts); only a lost connection reads as one.
+      // An answer that was not HTTP says so (transport/common/not-http-answer.ts); only a lost connection reads as one.
       if (failed.reason !== "DISCONNECTED") throw failed.with({ cause: error }, `${failed.message} (${options.what})`);
       throw new McpTransportError(failed.reason, `the connection was lost while ${options.what} waited for its answer`, { cause: error });
     }

@@ -8,7 +8,7 @@
  */
 import { McpTransportError } from "../../errors.js";
 import { abortReason } from "../../util/abort.js";
-import { notHttpAnswerIn } from "./not-http-answer.js";
+import { notHttpAnswerIn } from "../common/not-http-answer.js";
 import { toAbortSignal } from "./request-abort.js";
 import type { FetchLike, FetchLikeResponse, HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 

@@ -22,7 +22,7 @@ import type { Dispatcher } from "undici";
 import { McpTransportError } from "../../errors.js";
 import { abortReason } from "../../util/abort.js";
 import { networkFailureIn } from "../net/network-failures.js";
-import { notHttpAnswerIn } from "./not-http-answer.js";
+import { notHttpAnswerIn } from "../common/not-http-answer.js";
 import type { HttpClient, HttpRequest, HttpResponse } from "./http-client.js";
 import { undiciParts, type UndiciParts } from "./undici-parts.js";
 

@@ -36,6 +36,7 @@ import { hasRefusedHeaderChar, isHeaderName } from "../../util/header-syntax.js"
 import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
 import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
 import { connectFailure } from "../net/network-failures.js";
+import { notHttpAnswerIn } from "../common/not-http-answer.js";
 import { tunnelConnection } from "./tunnel-connection.js";
 import { shownUrl } from "../../util/shown-url.js";
 
@@ -285,6 +286,8 @@ export class WebSocketTransport implements McpTransport {
   private upgradeFailure(error: Error): McpTransportError {
     // The proxy's refusals and a TLS failure through its tunnel come named already.
     if (error instanceof McpTransportError) return error;
+    const notHttp = notHttpAnswerIn(error, `${PEER} at ${this.shownUrl}`);
+    if (notHttp !== undefined) return notHttp;
     const code = (error as NodeJS.ErrnoException).code;
     // Errors from the network, DNS and TLS carry a code; ws's own checks of the 101 answer do not.
     if (typeof code === "string") {
