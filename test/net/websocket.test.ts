@@ -87,6 +87,13 @@ describe("wss:// with the test's own CA", () => {
     expect(error.message).toContain(new URL(url).host);
   });
 
+  it("wss:// to a port that speaks plain ws:// says the server does not speak TLS there, as https:// does", async () => {
+    const url = (await wsServer()).replace(/^ws:/, "wss:");
+    const error = await failure(kit.connect(new WebSocketTransport(url, { proxy: false })));
+    expect(error).toMatchObject({ reason: "UNAVAILABLE", kind: "tls_handshake" });
+    expect(error.message).toContain("the server does not speak TLS on that port (is the URL http:// or ws://?)");
+  });
+
   it("a CA that did not sign the server's certificate is not enough", async () => {
     const { url, certs } = await kit.secured(await wsServer());
     const error = await failure(kit.connect(new WebSocketTransport(url, { ca: certs.otherCaCert, proxy: false })));

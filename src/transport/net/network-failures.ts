@@ -169,7 +169,19 @@ export function networkFailureIn(error: unknown): McpTransportError | undefined 
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === "EPROTO" && isWrongVersionRecord(error)) return "ERR_SSL_WRONG_VERSION_NUMBER";
   return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * A TLS socket made by `node:https` (under the WebSocket upgrade) reports a peer that answered in
+ * plain text as "write EPROTO ... wrong version number": OpenSSL's reason is in the message only,
+ * where `tls.connect` alone gives the code ERR_SSL_WRONG_VERSION_NUMBER. The text is OpenSSL's,
+ * never the peer's, and is read only to name the cause.
+ */
+function isWrongVersionRecord(error: unknown): boolean {
+  const message = (error as { message?: unknown }).message;
+  return typeof message === "string" && /:wrong version number:/.test(message);
 }
 
 /**
