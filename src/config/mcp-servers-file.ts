@@ -99,6 +99,9 @@ export function fromFileEntry(
       expanded.transport = transport;
     } else if (typeof expanded.url === "string") {
       expanded.transport = transportForUrl(expanded.url);
+    } else if (expanded.url !== undefined && expanded.command === undefined) {
+      // Read as a stdio server, it would be refused for having a "url", which is not the mistake.
+      throw new ConfigError(`${where}: "url" must be the server's endpoint as a string, http(s):// or ws(s)://, got ${describeValue(expanded.url)}`);
     } else {
       expanded.transport = "stdio";
     }

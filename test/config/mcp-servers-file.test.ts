@@ -55,6 +55,7 @@ describe("parseServersFile", () => {
     ["servers as a list", JSON.stringify({ mcpServers: [] }), '"mcpServers" must be an object of servers by name'],
     ["a typo", JSON.stringify({ mcpServers: { a: { command: "x", arg: [] } } }), 'mcp.json: server "a": unknown key "arg" (did you mean "args"?)'],
     ["a bad type", JSON.stringify({ servers: { a: { type: "grpc", url: "x" } } }), '"type" must be one of'],
+    ["a url that is not a string", JSON.stringify({ mcpServers: { a: { url: 5 } } }), 'mcp.json: server "a": "url" must be the server\'s endpoint as a string, http(s):// or ws(s)://, got 5'],
     ["a missing variable", JSON.stringify({ mcpServers: { a: { url: "http://x/mcp", headers: { A: "${NOPE}" } } } }), "NOPE is not set"],
   ])("refuses %s with a clear message", (_, text, words) => {
     expect(() => parseServersFile(text, "mcp.json", {})).toThrow(words);
