@@ -103,6 +103,9 @@ function describeConfig(config: McpServerConfig): string {
 /** Declared headers, with those computed by code on top (per request when code gives a function). */
 export function mergeHeaders(declared: Record<string, string> | undefined, computed: HeadersOption | undefined): HeadersOption | undefined {
   if (computed === undefined) return declared;
-  if (typeof computed !== "function") return { ...declared, ...computed };
-  return async () => ({ ...declared, ...(await computed()) });
+  if (typeof computed === "function") return async () => ({ ...declared, ...(await computed()) });
+  // Anything but an object goes on as given, for the transport to refuse in its words: spread
+  // here, a string or a list would become headers named "0", "1"... and be sent.
+  if (typeof computed !== "object" || computed === null || Array.isArray(computed)) return computed;
+  return { ...declared, ...computed };
 }

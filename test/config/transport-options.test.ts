@@ -561,6 +561,19 @@ describe("options nobody reads are refused", () => {
     );
   });
 
+  it("refuses headers given to connect() that are not an object, before anything is sent: never as headers named 0, 1...", async () => {
+    const endpoint = await http();
+    for (const headers of [["X-Token: t0k"], "X-Token: t0k"]) {
+      const bare = await refusal(connect(endpoint.url, { headers } as never));
+      expect(bare.message).toContain('"headers" must be an object of header names to string values');
+      // Over declared headers too, where they would have been merged.
+      const declared = { name: "s", transport: "http" as const, url: endpoint.url, headers: { "X-Declared": "d" } };
+      const merged = await refusal(connect(declared, { headers } as never));
+      expect(merged.message).toContain('"headers" must be an object of header names to string values');
+    }
+    expect(endpoint.requests).toHaveLength(0);
+  });
+
   it("refuses a key of another transport in a declaration, naming its transports", async () => {
     const error = await refusal(connect({ name: "s", transport: "http", url: "http://127.0.0.1:9/mcp", keepAlive: { intervalMs: 1 } }));
     expect(error.message).toContain(`"keepAlive" applies to websocket servers only`);
