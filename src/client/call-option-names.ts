@@ -8,6 +8,7 @@
  * to a type and not here does not compile.
  */
 import { didYouMean } from "../util/option-names.js";
+import { describeValue } from "../util/whole-number.js";
 import type { CallOptions, NotifyOptions, PageOptions, RawRequestOptions, TaskPageOptions, ToolCallOptions } from "./client.js";
 import type { StartToolTaskOptions } from "./tasks/tool-tasks.js";
 
@@ -41,8 +42,9 @@ export const NOTIFY_OPTIONS = names<NotifyOptions>({ meta: true });
 export const TASK_HANDLE_OPTIONS: ReadonlySet<string> = new Set(["tool"]);
 
 /**
- * Throws a TypeError, naming the call (`label`), when `options` is not an object or has a key
- * that is not in `allowed`.
+ * Throws a TypeError, naming the call (`label`), when `options` is not an object, has a key that
+ * is not in `allowed`, or gives a `signal` that is not an AbortSignal or an `onProgress` that is
+ * not a function.
  */
 export function checkCallOptions(options: unknown, allowed: ReadonlySet<string>, label: string): void {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
@@ -53,4 +55,26 @@ export function checkCallOptions(options: unknown, allowed: ReadonlySet<string>,
       throw new TypeError(`${label}: unknown option "${key}"${didYouMean(key, allowed)}; the options are ${[...allowed].join(", ")}`);
     }
   }
+  // Both are used only later, once the request is out: a signal without listeners threw from the
+  // response's handler (uncaught, ending the process) and a number for onProgress at the first
+  // progress notification. Refused here, before anything is sent.
+  const { signal, onProgress } = options as { signal?: unknown; onProgress?: unknown };
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw new TypeError(`${label}: "signal" must be an AbortSignal (AbortController's signal, AbortSignal.timeout()), got ${describeValue(signal)}`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw new TypeError(`${label}: "onProgress" must be a function of the progress, got ${describeValue(onProgress)}`);
+  }
+}
+
+/** What the session needs of a signal: `aborted`, `reason` and its listeners (our own AbortSignalLike passes too). */
+function isAbortSignal(value: unknown): boolean {
+  const signal = value as { aborted?: unknown; addEventListener?: unknown; removeEventListener?: unknown } | null;
+  return (
+    typeof signal === "object" &&
+    signal !== null &&
+    typeof signal.aborted === "boolean" &&
+    typeof signal.addEventListener === "function" &&
+    typeof signal.removeEventListener === "function"
+  );
 }

@@ -60,6 +60,20 @@ describe("McpClient: an option no call reads is refused, never dropped", () => {
     expect((await refusal(() => c.ping([] as never))).message).toContain("ping: the options must be an object");
   });
 
+  it("a signal that is not an AbortSignal, or an onProgress that is not a function, is refused before anything is sent", async () => {
+    const { transport, client: c } = await client();
+    await using _ = c;
+    const signal = await refusal(() => c.callTool("echo", {}, { signal: "stop" } as never));
+    expect(signal.message).toBe('callTool "echo": "signal" must be an AbortSignal (AbortController\'s signal, AbortSignal.timeout()), got "stop"');
+    expect((await refusal(() => c.callTool("echo", {}, { signal: {} } as never))).message).toContain('"signal" must be an AbortSignal');
+    expect((await refusal(() => c.listTools({ signal: null } as never))).message).toMatch(/^listTools: "signal" must be an AbortSignal .*, got null$/);
+    expect((await refusal(() => c.callTool("echo", {}, { onProgress: 5 } as never))).message).toBe('callTool "echo": "onProgress" must be a function of the progress, got 5');
+    expect(transport.requests("tools/call")).toEqual([]);
+    expect(transport.requests("tools/list")).toEqual([]);
+    // A real signal still goes through, and so does an undefined one.
+    await expect(c.callTool("echo", {}, { signal: AbortSignal.timeout(60_000), onProgress: undefined })).resolves.toMatchObject({ content: [{ type: "text", text: "ok" }] });
+  });
+
   it("every other call checks its own options: a cursor is a page's option, not a whole listing's", async () => {
     const { transport, client: c } = await client();
     await using _ = c;
