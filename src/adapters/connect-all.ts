@@ -6,6 +6,8 @@
  * reported by name with its error. Tools of all servers are listed under names prefixed by the
  * server's name, unique across servers; one `close()` closes every connection.
  */
+import { badToolCall } from "../client/call-arguments.js";
+import { checkCallOptions } from "../client/call-option-names.js";
 import { CLIENT_OPTION_NAMES, McpClient, type ClientOptions, type CallOptions } from "../client/client.js";
 import { readServersFile, type ServersFile } from "../config/mcp-servers-file.js";
 import type { McpServerConfig } from "../config/server-config.js";
@@ -16,6 +18,7 @@ import type { McpTransport } from "../transport/transport.js";
 import type { CallToolResult } from "../protocol/schemas.js";
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 import {
+  TOOL_CALL_SETTING_NAMES,
   checkLayeredSettings,
   callOptionsFor,
   checkToolCallSettings,
@@ -55,6 +58,9 @@ export interface ListAllToolsOptions extends ToolNamingOptions, Pick<CallOptions
   /** Put each server's name before its tools' names. @default true */
   prefix?: boolean;
 }
+
+/** Every option `servers.callTool()` takes; any other key is refused. */
+const SERVERS_CALL_TOOL_OPTION_NAMES: ReadonlySet<string> = new Set([...TOOL_CALL_SETTING_NAMES, "signal"]);
 
 /** Every option `servers.listTools()` takes; any other key is refused. */
 const LIST_ALL_TOOLS_OPTION_NAMES = ["prefix", "separator", "signal", "timeoutMs"] as const satisfies readonly (keyof ListAllToolsOptions)[];
@@ -249,6 +255,8 @@ class Servers implements ConnectedServers {
   }
 
   async callTool(name: string, args: Record<string, unknown> = {}, options: ToolCallSettings & { signal?: AbortSignal } = {}): Promise<CallToolResult> {
+    // A name that is not a string would reach the "did you mean" search and fail there without saying why.
+    if (typeof name !== "string" || name === "") throw badToolCall("callTool()", name, args);
     const entry = this.listed.get(name);
     if (!entry) {
       const known = [...this.listed.keys()];
@@ -258,6 +266,8 @@ class Servers implements ConnectedServers {
           : `callTool(): no tool "${name}"${didYouMean(name, known)} among the ${known.length} listed`,
       );
     }
+    // A key nobody reads (`timeout` for `timeoutMs`) would give the call other settings than asked, without a word.
+    checkCallOptions(options, SERVERS_CALL_TOOL_OPTION_NAMES, `callTool "${name}"`);
     checkToolCallSettings(options, `callTool "${name}" options`);
     return entry.client.callTool(entry.tool.name, args, callOptionsFor(entry, options, options.signal));
   }

@@ -226,6 +226,21 @@ describe("connectAll", () => {
     expect(tools.map((tool) => tool.name)).toEqual(["echo"]);
   });
 
+  it("refuses a callTool() name that is not a string, and an option nobody reads, naming it, before calling", async () => {
+    const servers = await track(connectAll(await writeServers({ alpha: miniServer("alpha", ["echo"], marker) })));
+    await servers.listTools();
+    await expect(servers.callTool(5 as never, {})).rejects.toThrow(new TypeError("callTool(): the tool's name must be a non-empty string, got 5"));
+    await expect(servers.callTool(null as never, {})).rejects.toThrow("the tool's name must be a non-empty string, got null");
+    // `timeout` for `timeoutMs` would have run the call under the default deadline without a word.
+    await expect(servers.callTool("alpha__echo", { text: "hi" }, { timeout: 1 } as never)).rejects.toThrow(
+      /^callTool "alpha__echo": unknown option "timeout" \(did you mean "timeoutMs"\?\); the options are timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, onProgress, signal$/,
+    );
+    await expect(servers.callTool("alpha__echo", { text: "hi" }, { signal: "stop" } as never)).rejects.toThrow('"signal" must be an AbortSignal');
+    await expect(servers.callTool("alpha__echo", { text: "hi" }, { timeoutMs: 10_000, signal: AbortSignal.timeout(60_000) })).resolves.toMatchObject({
+      content: [{ type: "text", text: "alpha: hi" }],
+    });
+  });
+
   it("refuses a file it cannot read, naming it", async () => {
     await expect(connectAll(join(dir, "absent.json"))).rejects.toThrow("absent.json: cannot read the config file");
   });
