@@ -7,16 +7,17 @@
  * server's name, unique across servers; one `close()` closes every connection.
  */
 import { badToolCall } from "../client/call-arguments.js";
-import { checkCallOptions } from "../client/call-option-names.js";
+import { checkCallOptions, checkSignalOption } from "../client/call-option-names.js";
 import { CLIENT_OPTION_NAMES, McpClient, type ClientOptions, type CallOptions } from "../client/client.js";
 import { readServersFile, type ServersFile } from "../config/mcp-servers-file.js";
 import type { McpServerConfig } from "../config/server-config.js";
 import { transportFor } from "../config/transport-for.js";
 import { McpTransportError } from "../errors.js";
-import { LIMIT_NAMES, resolveLimits, type Limits } from "../transport/limits.js";
+import { LIMIT_NAMES, checkLimit, resolveLimits, type Limits } from "../transport/limits.js";
 import type { McpTransport } from "../transport/transport.js";
 import type { CallToolResult } from "../protocol/schemas.js";
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
+import { describeValue } from "../util/whole-number.js";
 import {
   TOOL_CALL_SETTING_NAMES,
   checkLayeredSettings,
@@ -26,7 +27,7 @@ import {
   type LayeredToolCallSettings,
   type ToolCallSettings,
 } from "./tool-call-settings.js";
-import { nameServerTools, type ServerTool, type ServerToolList, type ToolNamingOptions } from "./tool-naming.js";
+import { checkSeparator, nameServerTools, type ServerTool, type ServerToolList, type ToolNamingOptions } from "./tool-naming.js";
 
 export interface ConnectAllOptions {
   /**
@@ -202,6 +203,14 @@ function checkListAllToolsOptions(options: ListAllToolsOptions): void {
         `the options are ${LIST_ALL_TOOLS_OPTION_NAMES.join(", ")}`,
     );
   }
+  // Checked here, before any listing: each client would refuse a bad value itself, and that
+  // refusal would come back as every server's failure to list, not as the caller's mistake.
+  if (options.prefix !== undefined && typeof options.prefix !== "boolean") {
+    throw new TypeError(`servers.listTools(): "prefix" must be true (each server's name) or false, got ${describeValue(options.prefix)}`);
+  }
+  checkSeparator(options.separator);
+  if (options.timeoutMs !== undefined) checkLimit("timeoutMs", options.timeoutMs, "servers.listTools()");
+  checkSignalOption(options.signal, "servers.listTools()");
 }
 
 function checkServersFile(value: ServersFile): ServersFile {

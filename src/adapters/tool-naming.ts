@@ -125,7 +125,8 @@ function fit(name: string, suffix: string): string {
   return `${name.slice(0, room)}_${hash}${suffix}`;
 }
 
-function checkSeparator(separator: string | undefined): string {
+/** The separator to use: the default when none is given; any other value than a short name-safe string is a TypeError. */
+export function checkSeparator(separator: string | undefined): string {
   if (separator === undefined) return DEFAULT_TOOL_NAME_SEPARATOR;
   if (typeof separator !== "string" || separator.length > 8 || (separator !== "" && !ALLOWED.test(separator))) {
     throw new TypeError(

@@ -59,11 +59,16 @@ export function checkCallOptions(options: unknown, allowed: ReadonlySet<string>,
   // response's handler (uncaught, ending the process) and a number for onProgress at the first
   // progress notification. Refused here, before anything is sent.
   const { signal, onProgress } = options as { signal?: unknown; onProgress?: unknown };
-  if (signal !== undefined && !isAbortSignal(signal)) {
-    throw new TypeError(`${label}: "signal" must be an AbortSignal (AbortController's signal, AbortSignal.timeout()), got ${describeValue(signal)}`);
-  }
+  checkSignalOption(signal, label);
   if (onProgress !== undefined && typeof onProgress !== "function") {
     throw new TypeError(`${label}: "onProgress" must be a function of the progress, got ${describeValue(onProgress)}`);
+  }
+}
+
+/** Throws a TypeError, naming the call (`label`), when `signal` is given and is not an AbortSignal. */
+export function checkSignalOption(signal: unknown, label: string): void {
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw new TypeError(`${label}: "signal" must be an AbortSignal (AbortController's signal, AbortSignal.timeout()), got ${describeValue(signal)}`);
   }
 }
 

@@ -222,6 +222,17 @@ describe("connectAll", () => {
     );
     await expect(servers.listTools({ timeout: 1 } as never)).rejects.toThrow(/unknown option "timeout" \(did you mean "timeoutMs"\?\)/);
     await expect(servers.listTools(null as never)).rejects.toThrow("servers.listTools(): options must be an object");
+    // A bad value is the caller's mistake, refused as such, never reported as every server's failure to list.
+    await expect(servers.listTools({ timeoutMs: "10s" } as never)).rejects.toThrow(
+      new TypeError('servers.listTools(): "timeoutMs" must be a whole number of ms from 1 to 2147483647, got "10s" (default 60000)'),
+    );
+    await expect(servers.listTools({ timeoutMs: -1 })).rejects.toBeInstanceOf(TypeError);
+    await expect(servers.listTools({ signal: "stop" } as never)).rejects.toThrow('servers.listTools(): "signal" must be an AbortSignal');
+    // A string prefix would have been taken for true, silently.
+    await expect(servers.listTools({ prefix: "tools" } as never)).rejects.toThrow(
+      new TypeError('servers.listTools(): "prefix" must be true (each server\'s name) or false, got "tools"'),
+    );
+    await expect(servers.listTools({ separator: "." })).rejects.toThrow('"separator" must be at most 8 characters');
     const { tools } = await servers.listTools({ prefix: false, separator: "--", timeoutMs: 10_000 });
     expect(tools.map((tool) => tool.name)).toEqual(["echo"]);
   });
