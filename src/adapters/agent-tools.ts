@@ -7,6 +7,7 @@ import { McpClient } from "../client/client.js";
 import type { ContentBlock } from "../protocol/schemas.js";
 import type { ConnectedServers } from "./connect-all.js";
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
+import { describeValue } from "../util/whole-number.js";
 import {
   TOOL_CALL_SETTING_NAMES,
   callOptionsFor,
@@ -61,6 +62,7 @@ export interface AgentToolResult {
 /** The tools of `source`, named for an agent, filtered. Options are checked here, once. */
 export async function listAgentTools(source: AgentToolSource, options: AgentToolOptions = {}): Promise<ServerTool[]> {
   checkAgentToolOptions(options);
+  checkAgentToolSource(source);
   let tools: readonly ServerTool[];
   if (Array.isArray(source)) {
     tools = source as readonly ServerTool[];
@@ -162,6 +164,32 @@ export function checkAgentToolOptions(options: AgentToolOptions): void {
   }
   if (options.filter !== undefined && typeof options.filter !== "function") {
     throw new TypeError(`options: "filter" must be a function, got ${typeof options.filter}`);
+  }
+}
+
+/**
+ * Refuses a source that is none of the three, where the tools are made: `null`, a URL or a file's
+ * path would otherwise fail deep inside with a JS error that does not say what was expected.
+ */
+export function checkAgentToolSource(source: unknown): void {
+  if (Array.isArray(source)) {
+    source.forEach((entry: unknown, index) => {
+      const tool = entry as Partial<ServerTool> | null;
+      if (typeof tool !== "object" || tool === null || typeof tool.name !== "string" || typeof tool.tool !== "object" || tool.tool === null || !(tool.client instanceof McpClient)) {
+        throw new TypeError(
+          `tools[${index}] is not a listed tool ({ name, server, tool, client }, as servers.listTools() gives), got ${describeValue(entry)}`,
+        );
+      }
+    });
+    return;
+  }
+  if (source instanceof McpClient) return;
+  const servers = source as Partial<ConnectedServers> | null;
+  if (typeof servers !== "object" || servers === null || typeof servers.clients !== "object" || servers.clients === null || typeof servers.listTools !== "function") {
+    throw new TypeError(
+      `expected a client (from connect()), the servers of connectAll(), or tools listed by servers.listTools(), got ${describeValue(source)}` +
+        (typeof source === "string" ? " (connect to it first: await connect(target) or await connectAll(file))" : ""),
+    );
   }
 }
 

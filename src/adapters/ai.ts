@@ -18,6 +18,7 @@ import {
   agentToolDescription,
   agentToolText,
   callAgentTool,
+  checkAgentToolOptions,
   listAgentTools,
   type AgentToolOptions,
   type AgentToolResult,
@@ -57,6 +58,8 @@ export type McpAiTool = Tool<unknown, AgentToolResult>;
  * names the model calls them, ready for `generateText({ tools })` and `streamText({ tools })`.
  */
 export async function aiTools(source: AgentToolSource, options: AiToolsOptions = {}): Promise<Record<string, McpAiTool>> {
+  // First, so that options that are not an object are refused as such, not read.
+  checkAgentToolOptions(options);
   checkApprovalPolicy(options.needsApproval, "options");
   const entries = await listAgentTools(source, options);
   // fromEntries defines own properties, so a tool named "__proto__" is a tool like any other.
@@ -86,6 +89,7 @@ export interface McpAiToolSet extends AgentToolSet<Record<string, McpAiTool>> {
  * the tool is gone. Close the set (or leave a `using` block) to stop following.
  */
 export async function aiToolSet(source: McpClient | ConnectedServers, options: AiToolsOptions = {}): Promise<McpAiToolSet> {
+  checkAgentToolOptions(options);
   checkApprovalPolicy(options.needsApproval, "options");
   const tools: Record<string, McpAiTool> = {};
   const live = await LiveAgentTools.open(source, options, (entries) => {

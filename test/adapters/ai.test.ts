@@ -177,6 +177,29 @@ describe("mcpwire/ai: MCP tools in the AI SDK's tool loop", () => {
   });
 });
 
+describe("mcpwire/ai: a source or options of the wrong kind", () => {
+  it("is a TypeError that says what was expected, never a JS error from inside", async () => {
+    const client = await connectLibrary();
+    const expected = /^expected a client \(from connect\(\)\), the servers of connectAll\(\), or tools listed by servers\.listTools\(\), got /;
+    for (const source of [null, undefined, 5, {}, { clients: {} }]) {
+      await expect(aiTools(source as never)).rejects.toThrow(expected);
+    }
+    // A target where a connection goes says how to get one.
+    await expect(aiTools("http://localhost:8000/mcp" as never)).rejects.toThrow(
+      'got "http://localhost:8000/mcp" (connect to it first: await connect(target) or await connectAll(file))',
+    );
+    await expect(aiTools([null] as never)).rejects.toThrow(
+      new TypeError("tools[0] is not a listed tool ({ name, server, tool, client }, as servers.listTools() gives), got null"),
+    );
+    await expect(aiTools([{ name: "search" }] as never)).rejects.toThrow("tools[0] is not a listed tool");
+    await expect(aiTools(client, null as never)).rejects.toThrow(new TypeError("options must be an object"));
+    await expect(aiToolSet(client, null as never)).rejects.toThrow(new TypeError("options must be an object"));
+    // The three kinds still work.
+    expect(Object.keys(await aiTools(client)).length).toBeGreaterThan(0);
+    expect(await aiTools([])).toEqual({});
+  });
+});
+
 async function connectCatalog(options: Parameters<typeof createCatalogServer>[0] = {}, clientOptions: ClientOptions = {}) {
   const catalog = createCatalogServer(options);
   const client = await McpClient.connect(new MemoryTransport(catalog.server, "catalog"), clientOptions);

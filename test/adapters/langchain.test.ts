@@ -244,6 +244,13 @@ describe("mcpwire/langchain: langchainToolSet follows notifications/tools/list_c
   });
 });
 
+describe("mcpwire/langchain: a source of the wrong kind", () => {
+  it("is a TypeError that says what was expected, never a JS error from inside", async () => {
+    await expect(langchainTools(null as never)).rejects.toThrow(/^expected a client \(from connect\(\)\), the servers of connectAll\(\)/);
+    await expect(langchainTools([{}] as never)).rejects.toThrow("tools[0] is not a listed tool");
+  });
+});
+
 describe("mcpwire/langchain: the tools' hints", () => {
   it("refuses needsApproval, which only the AI SDK applies, and says where the hints are", async () => {
     const { client } = await connectCatalog();
