@@ -19,8 +19,10 @@ import type { CallToolResult } from "../protocol/schemas.js";
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 import { describeValue } from "../util/whole-number.js";
 import {
+  LAYERED_SETTING_NAMES,
   TOOL_CALL_SETTING_NAMES,
   checkLayeredSettings,
+  checkSettingNames,
   callOptionsFor,
   checkToolCallSettings,
   settingsForServer,
@@ -108,7 +110,10 @@ export async function connectAll(config: string | ServersFile, options: ConnectA
   if (signal?.aborted) throw abortReason(signal);
   // Ceilings given for all servers are the caller's mistake, not one server's failure: refuse them here.
   resolveLimits(options.client, "connectAll options.client");
-  if (options.calls !== undefined) checkLayeredSettings(options.calls, "connectAll options.calls");
+  if (options.calls !== undefined) {
+    checkLayeredSettings(options.calls, "connectAll options.calls");
+    checkSettingNames(options.calls, LAYERED_SETTING_NAMES, "connectAll options.calls");
+  }
   const file = typeof config === "string" ? await readServersFile(config, options.env) : checkServersFile(config);
   const makeTransport = options.transportFor ?? transportFor;
   const names = Object.keys(file.servers);

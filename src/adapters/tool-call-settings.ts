@@ -9,6 +9,7 @@
 import type { CallOptions } from "../client/client.js";
 import type { Progress } from "../session/session.js";
 import { checkLimit } from "../transport/limits.js";
+import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 import { MAX_TIMER_MS, checkWholeNumber } from "../util/whole-number.js";
 import type { ServerTool } from "./tool-naming.js";
 
@@ -51,7 +52,23 @@ export function checkLayeredSettings(settings: LayeredToolCallSettings, where: s
   const servers = settings.servers;
   if (servers === undefined) return;
   if (typeof servers !== "object" || servers === null || Array.isArray(servers)) throw new TypeError(`${where}: "servers" must be an object of settings by server name`);
-  for (const [name, perServer] of Object.entries(servers)) checkToolCallSettings(perServer, `${where}: servers["${name}"]`);
+  for (const [name, perServer] of Object.entries(servers)) {
+    const at = `${where}: servers["${name}"]`;
+    checkToolCallSettings(perServer, at);
+    // A server's entry holds call settings only: another key (`timeout`) would be dropped without a word.
+    checkSettingNames(perServer, TOOL_CALL_SETTING_NAMES, at);
+  }
+}
+
+/** Every key of a layer of settings that stands alone (connectAll's `calls`): the settings and `servers`. */
+export const LAYERED_SETTING_NAMES = [...TOOL_CALL_SETTING_NAMES, "servers"] as const;
+
+/** Refuses a key of `settings` that is not in `allowed`, naming it, the nearest name and the names taken. */
+export function checkSettingNames(settings: object, allowed: readonly string[], where: string): void {
+  const unknown = firstUnknownKey(settings, allowed);
+  if (unknown !== undefined) {
+    throw new TypeError(`${where}: unknown setting "${unknown}"${didYouMean(unknown, allowed)}; the settings are ${allowed.join(", ")}`);
+  }
 }
 
 /** The settings one server's calls get from one layer: its per-server settings over the general ones. */

@@ -212,6 +212,16 @@ describe("connectAll", () => {
       "give it as connectAll's own options.signal",
     );
     await expect(connectAll(path, { client: { timeout: 1 } } as never)).rejects.toBeInstanceOf(TypeError);
+    // A typo among the call settings, for all servers or for one, would run calls under other settings than asked.
+    await expect(connectAll(path, { calls: { timeotMs: 5_000 } } as never)).rejects.toThrow(
+      new TypeError(
+        'connectAll options.calls: unknown setting "timeotMs" (did you mean "timeoutMs"?); the settings are timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, onProgress, servers',
+      ),
+    );
+    await expect(connectAll(path, { calls: { servers: { alpha: { timeout: 5_000 } } } } as never)).rejects.toThrow(
+      'connectAll options.calls: servers["alpha"]: unknown setting "timeout" (did you mean "timeoutMs"?)',
+    );
+    await expect(aiTools([], { servers: { alpha: { timeout: 5_000 } } } as never)).rejects.toThrow('options: servers["alpha"]: unknown setting "timeout"');
     expect(await processesWith(marker)).toEqual([]);
   });
 
