@@ -179,6 +179,15 @@ function checkConnectAllOptions(options: ConnectAllOptions): void {
         (SHARED_CLIENT_OPTION_NAMES.includes(unknown) ? ` (client options such as "${unknown}" go in options.client)` : ""),
     );
   }
+  // A bad value of these would reach every server and be reported as each one's failure to start.
+  checkSignalOption(options.signal, "connectAll()");
+  if (options.transportFor !== undefined && typeof options.transportFor !== "function") {
+    throw new TypeError(`connectAll(): "transportFor" must be a function from a declaration to a transport, got ${describeValue(options.transportFor)}`);
+  }
+  const env: unknown = options.env;
+  if (env !== undefined && (typeof env !== "object" || env === null || Array.isArray(env))) {
+    throw new TypeError(`connectAll(): "env" must be an object of variables by name (as process.env), got ${describeValue(env)}`);
+  }
   const client: unknown = options.client;
   if (client === undefined) return;
   if (typeof client !== "object" || client === null || Array.isArray(client)) {

@@ -212,6 +212,16 @@ describe("connectAll", () => {
       "give it as connectAll's own options.signal",
     );
     await expect(connectAll(path, { client: { timeout: 1 } } as never)).rejects.toBeInstanceOf(TypeError);
+    // A bad value of an option for all servers is the caller's mistake, not each server's failure to start.
+    await expect(connectAll(path, { signal: "stop" } as never)).rejects.toThrow(
+      new TypeError('connectAll(): "signal" must be an AbortSignal (AbortController\'s signal, AbortSignal.timeout()), got "stop"'),
+    );
+    await expect(connectAll(path, { transportFor: "stdio" } as never)).rejects.toThrow(
+      new TypeError('connectAll(): "transportFor" must be a function from a declaration to a transport, got "stdio"'),
+    );
+    await expect(connectAll(path, { env: null } as never)).rejects.toThrow(
+      new TypeError('connectAll(): "env" must be an object of variables by name (as process.env), got null'),
+    );
     // A typo among the call settings, for all servers or for one, would run calls under other settings than asked.
     await expect(connectAll(path, { calls: { timeotMs: 5_000 } } as never)).rejects.toThrow(
       new TypeError(
