@@ -12,6 +12,7 @@
  * POST) answers that request with a JSON-RPC error, so the `Client` call fails at once instead of
  * waiting for its own timeout. The SDK's shape is declared here, so mcpwire needs no SDK.
  */
+import { checkSignalOption } from "../client/call-option-names.js";
 import { McpTransportError } from "../errors.js";
 import { revisionAcceptsBatches } from "../protocol/revisions.js";
 import type {
@@ -25,7 +26,8 @@ import type {
 } from "../protocol/jsonrpc.js";
 import { LIMIT_NAMES, resolveLimits, type Limits } from "../transport/limits.js";
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
-import type { ConnectionEnding, McpConnection, McpTransport, WireRules } from "../transport/transport.js";
+import { describeValue } from "../util/whole-number.js";
+import { isMcpTransport, type ConnectionEnding, type McpConnection, type McpTransport, type WireRules } from "../transport/transport.js";
 
 /**
  * The JSON-RPC error code of a request that failed at the wire: the SDK's `RequestTimeout` for
@@ -96,6 +98,15 @@ export class SdkTransport implements SdkTransportLike {
     readonly transport: McpTransport,
     private readonly options: SdkTransportOptions = {},
   ) {
+    // Checked here, not at start(): an SDK transport given by mistake would fail there with "open is not a function".
+    if (!isMcpTransport(transport)) {
+      throw new TypeError(
+        `SdkTransport: expected an mcpwire transport (new StdioTransport(...), transportFor(config), ...), got ${describeValue(transport)}` +
+          (typeof transport === "object" && transport !== null && typeof (transport as { start?: unknown }).start === "function"
+            ? "; this looks like an SDK transport, which the SDK's Client takes as it is"
+            : ""),
+      );
+    }
     checkOptions(options);
     this.limits = resolveLimits(options.limits, "SdkTransport options.limits");
   }
@@ -243,6 +254,8 @@ function checkOptions(options: SdkTransportOptions): void {
         (LIMIT_NAMES.includes(unknown as keyof Limits) ? " (ceilings go in options.limits)" : ""),
     );
   }
+  // start() combines it with its own: anything else would throw there, after the options were taken.
+  checkSignalOption(options.signal, "SdkTransport options");
   const limits: unknown = options.limits;
   if (limits === undefined) return;
   if (typeof limits !== "object" || limits === null || Array.isArray(limits)) {

@@ -199,6 +199,19 @@ describe("mcpwire/sdk: the official SDK's Client over an mcpwire transport", () 
     expect(() => new SdkTransport(inner, { limits: { maxMessageBytes: 1_000, readTimeoutMs: 5_000 }, signal: AbortSignal.timeout(60_000) })).not.toThrow();
   });
 
+  it("refuses what is not an mcpwire transport, and a signal that is not an AbortSignal, at construction", async () => {
+    expect(() => new SdkTransport(null as never)).toThrow(
+      new TypeError("SdkTransport: expected an mcpwire transport (new StdioTransport(...), transportFor(config), ...), got null"),
+    );
+    expect(() => new SdkTransport("http://localhost:8000/mcp" as never)).toThrow('SdkTransport: expected an mcpwire transport');
+    // The official SDK's own transport, given by mistake: it has start() and send(), not open().
+    const sdkOwn = { start: async () => {}, send: async () => {}, close: async () => {} };
+    expect(() => new SdkTransport(sdkOwn as never)).toThrow("this looks like an SDK transport, which the SDK's Client takes as it is");
+    expect(() => new SdkTransport(contractServerTransport(), { signal: "stop" } as never)).toThrow(
+      new TypeError('SdkTransport options: "signal" must be an AbortSignal (AbortController\'s signal, AbortSignal.timeout()), got "stop"'),
+    );
+  });
+
   it("fails start() with the transport's own error when the server cannot start", async () => {
     const transport = new SdkTransport(
       new MemoryTransport({
