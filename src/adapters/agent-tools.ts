@@ -16,7 +16,7 @@ import {
   type ToolCallSettings,
 } from "./tool-call-settings.js";
 import { toolListWatchOf } from "./tool-list-watch.js";
-import { describeToolFailure, removedToolFailure, type ToolFailure } from "./tool-failure.js";
+import { badInputFailure, describeToolFailure, removedToolFailure, type ToolFailure } from "./tool-failure.js";
 import { nameServerTools, type ServerTool } from "./tool-naming.js";
 import { resultText } from "./tool-result-text.js";
 
@@ -99,6 +99,12 @@ export async function callAgentTool(
   input: unknown,
   options: ToolCallSettings & { signal?: AbortSignal } = {},
 ): Promise<AgentToolResult> {
+  // No input at all is a tool without arguments; any other input that is not an object was once
+  // replaced by {} and sent, and the model read the server's complaint about missing arguments.
+  if (input !== undefined && input !== null && !isPlainObject(input)) {
+    const failure = badInputFailure(entry.name, input);
+    return { content: [{ type: "text", text: failure.message }], isError: true, failure };
+  }
   const args = isPlainObject(input) ? input : {};
   try {
     if (!(await toolListWatchOf(entry.client).stillListed(entry.tool.name, options.signal))) {

@@ -42,6 +42,21 @@ export function removedToolFailure(toolName: string): ToolFailure {
 }
 
 /**
+ * A call to `toolName` that was not sent: the model gave its input as something else than an
+ * object of named arguments (a string, an array), which `tools/call` cannot carry.
+ */
+export function badInputFailure(toolName: string, input: unknown): ToolFailure {
+  const given = Array.isArray(input) ? "an array" : `a ${typeof input}`;
+  return {
+    kind: "FAILED",
+    retryable: false,
+    message:
+      `the tool ${JSON.stringify(toolName)} takes an object of named arguments, as its input schema describes, and was given ${given}, ` +
+      "so it was not called; call it again with its arguments as an object",
+  };
+}
+
+/**
  * The failure of a call to `toolName` (the name the model knows), from what the call threw.
  * `signal` is the caller's: when it aborted, the call was cancelled, whatever it threw.
  */

@@ -6,7 +6,7 @@ import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { CallToolRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { aiModelOutput, aiTools, aiToolSet } from "../../src/ai.js";
+import { aiModelOutput, aiTools, aiToolSet, type AgentToolResult } from "../../src/ai.js";
 import { McpClient, MemoryTransport, type ClientOptions } from "../../src/index.js";
 import { agentServerTransport, createAgentServer, createCatalogServer, PIXEL_PNG } from "./agent-server.js";
 
@@ -197,6 +197,20 @@ describe("mcpwire/ai: a source or options of the wrong kind", () => {
     // The three kinds still work.
     expect(Object.keys(await aiTools(client)).length).toBeGreaterThan(0);
     expect(await aiTools([])).toEqual({});
+  });
+});
+
+describe("mcpwire/ai: a model's input that is not an object", () => {
+  it("is not sent: the model reads that the tool takes an object of named arguments", async () => {
+    const client = await connectLibrary();
+    const tools = await aiTools(client);
+    const [name, tool] = Object.entries(tools)[0]!;
+    for (const input of ["refunds", ["refunds"], 5]) {
+      const result = (await tool.execute!(input, { toolCallId: "call-1", messages: [] })) as AgentToolResult;
+      expect(result.isError).toBe(true);
+      expect(result.failure).toMatchObject({ kind: "FAILED", retryable: false });
+      expect(result.failure!.message).toMatch(new RegExp(`^the tool "${name}" takes an object of named arguments, .*so it was not called`));
+    }
   });
 });
 
