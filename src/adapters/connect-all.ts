@@ -117,6 +117,7 @@ export async function connectAll(config: string | ServersFile, options: ConnectA
   const file = typeof config === "string" ? await readServersFile(config, options.env) : checkServersFile(config);
   const makeTransport = options.transportFor ?? transportFor;
   const names = Object.keys(file.servers);
+  checkCallsServerNames(options.calls, [...names, ...file.disabled], file.source);
   const outcomes = await Promise.allSettled(
     names.map((name) => connectOne(file.servers[name]!, makeTransport, options.client ?? {}, signal)),
   );
@@ -202,6 +203,21 @@ function checkConnectAllOptions(options: ConnectAllOptions): void {
       `connectAll(): options.client has an unknown option "${unknownClientKey}"${didYouMean(unknownClientKey, SHARED_CLIENT_OPTION_NAMES)}; ` +
         `the options are ${SHARED_CLIENT_OPTION_NAMES.join(", ")} (a server's transport options go in its declaration)`,
     );
+  }
+}
+
+/**
+ * Refuses settings for a server the file does not declare: a misspelt name (`handbok`) would
+ * leave that server's calls under the general settings without a word.
+ */
+function checkCallsServerNames(calls: LayeredToolCallSettings | undefined, declared: readonly string[], source: string): void {
+  if (calls?.servers === undefined) return;
+  for (const name of Object.keys(calls.servers)) {
+    if (!declared.includes(name)) {
+      throw new TypeError(
+        `connectAll options.calls: servers["${name}"] names no server of ${source}${didYouMean(name, declared)}; its servers are ${declared.join(", ") || "none"}`,
+      );
+    }
   }
 }
 

@@ -232,6 +232,10 @@ describe("connectAll", () => {
       'connectAll options.calls: servers["alpha"]: unknown setting "timeout" (did you mean "timeoutMs"?)',
     );
     await expect(aiTools([], { servers: { alpha: { timeout: 5_000 } } } as never)).rejects.toThrow('options: servers["alpha"]: unknown setting "timeout"');
+    // Settings for a server the file does not have (a misspelt name) would apply to none.
+    await expect(connectAll(path, { calls: { servers: { alpah: { timeoutMs: 600_000 } } } })).rejects.toThrow(
+      new TypeError(`connectAll options.calls: servers["alpah"] names no server of ${path} (did you mean "alpha"?); its servers are alpha`),
+    );
     expect(await processesWith(marker)).toEqual([]);
   });
 
