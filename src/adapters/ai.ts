@@ -25,7 +25,7 @@ import {
   type AgentToolSource,
 } from "./agent-tools.js";
 import type { ConnectedServers } from "./connect-all.js";
-import { LiveAgentTools, type AgentToolSet } from "./live-tools.js";
+import { LiveAgentTools, currentSignal, type AgentToolSet } from "./live-tools.js";
 import { checkLayeredSettings, settingsForServer, type LayeredToolCallSettings } from "./tool-call-settings.js";
 import { toolListWatchOf } from "./tool-list-watch.js";
 import { agentToolMetadata, checkApprovalPolicy, needsApproval, type ApprovalPolicy } from "./tool-hints.js";
@@ -101,8 +101,8 @@ export async function aiToolSet(source: McpClient | ConnectedServers, options: A
   });
   return {
     tools,
-    async current(currentOptions = {}) {
-      await live.current(currentOptions.signal);
+    async current(currentOptions?: { signal?: AbortSignal }) {
+      await live.current(currentSignal(currentOptions));
       return tools;
     },
     prepareStep: async () => {

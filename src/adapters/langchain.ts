@@ -27,7 +27,7 @@ import {
   type AgentToolSource,
 } from "./agent-tools.js";
 import type { ConnectedServers } from "./connect-all.js";
-import { LiveAgentTools, type AgentToolSet } from "./live-tools.js";
+import { LiveAgentTools, currentSignal, type AgentToolSet } from "./live-tools.js";
 import { toolListWatchOf } from "./tool-list-watch.js";
 import { checkLayeredSettings, settingsForServer, type LayeredToolCallSettings } from "./tool-call-settings.js";
 import { agentToolMetadata } from "./tool-hints.js";
@@ -70,8 +70,8 @@ export async function langchainToolSet(source: McpClient | ConnectedServers, opt
     get tools() {
       return tools;
     },
-    async current(currentOptions = {}) {
-      await live.current(currentOptions.signal);
+    async current(currentOptions?: { signal?: AbortSignal }) {
+      await live.current(currentSignal(currentOptions));
       return tools;
     },
     get failures() {

@@ -9,6 +9,9 @@
  * tools. A listing that fails keeps that server's tools as they were and is reported in
  * `failures`: an agent's run is not ended by a server that is away for a moment.
  */
+import { checkSignalOption } from "../client/call-option-names.js";
+import { firstUnknownKey } from "../util/option-names.js";
+import { describeValue } from "../util/whole-number.js";
 import { McpClient } from "../client/client.js";
 import type { McpTransportError } from "../errors.js";
 import type { Tool } from "../protocol/schemas.js";
@@ -45,6 +48,22 @@ interface Member {
   toolList: ToolListWatch;
   call: ToolCallSettings | undefined;
   tools: readonly Tool[] | undefined;
+}
+
+/**
+ * The signal of `set.current(options)`, its options checked: `null` or a string there would fail
+ * inside with a JS error, and a signal that is not one would be raced without ever aborting.
+ */
+export function currentSignal(options: unknown): AbortSignal | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TypeError(`set.current(): options must be an object ({ signal }), got ${describeValue(options)}`);
+  }
+  const unknown = firstUnknownKey(options, ["signal"]);
+  if (unknown !== undefined) throw new TypeError(`set.current(): unknown option "${unknown}"; the only option is signal`);
+  const signal = (options as { signal?: unknown }).signal;
+  checkSignalOption(signal, "set.current()");
+  return signal as AbortSignal | undefined;
 }
 
 export class LiveAgentTools {

@@ -125,6 +125,19 @@ describe("live tool sets over one client", () => {
     expect(Object.keys(set.tools)).toEqual(["lib__lookup", "lib__append", "lib__plain", "lib__add_tool", "lib__remove_tool", "lib__shelve"]);
   });
 
+  it("current() refuses options of the wrong kind with a TypeError that says what it takes", async () => {
+    const client = await connectCatalog();
+    using ai = await aiToolSet(client);
+    using lc = await langchainToolSet(client);
+    for (const set of [ai, lc]) {
+      await expect(set.current(null as never)).rejects.toThrow(new TypeError("set.current(): options must be an object ({ signal }), got null"));
+      await expect(set.current({ signl: AbortSignal.timeout(60_000) } as never)).rejects.toThrow('set.current(): unknown option "signl"');
+      await expect(set.current({ signal: "stop" } as never)).rejects.toThrow('set.current(): "signal" must be an AbortSignal');
+      await expect(set.current()).resolves.toBeDefined();
+      await expect(set.current({ signal: AbortSignal.timeout(60_000) })).resolves.toBeDefined();
+    }
+  });
+
   it("reject when the first listing fails, with the listing's error", async () => {
     const catalog = createCatalogServer();
     const client = await connectCatalog(catalog);
