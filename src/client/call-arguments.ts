@@ -9,7 +9,7 @@
  * comes here only to word the refusal, so that the call path of every tool call has no function
  * more (bench/RESULTS.md, `npm run bench:call-path`).
  */
-import { LOGGING_LEVELS } from "../protocol/logging-levels.js";
+import { LOGGING_LEVELS } from "../protocol/methods.js";
 import { describeValue } from "../util/whole-number.js";
 
 /** The refusal of a tool call whose name or arguments are not what `tools/call` takes. */

@@ -30,3 +30,10 @@ export const Notification = {
   rootsListChanged: "notifications/roots/list_changed",
   elicitationComplete: "notifications/elicitation/complete",
 } as const;
+
+/**
+ * The levels of `logging/setLevel` and of log messages, RFC 5424's severities, least severe
+ * first. Here, without the schema library: the client checks a level given to `setLoggingLevel`
+ * before the schemas are loaded (they load on the first connect).
+ */
+export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;

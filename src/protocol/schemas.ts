@@ -6,7 +6,7 @@
  * revision adds optional fields and `_meta` may carry anything. An answer that fails its schema
  * becomes a PROTOCOL failure, never a half-typed object.
  */
-import { LOGGING_LEVELS } from "./logging-levels.js";
+import { LOGGING_LEVELS } from "./methods.js";
 import { loose, oneOf, v, type Infer } from "./valita.js";
 import type { ModernCallToolResultSchema, ModernCreateMessageParamsSchema, ModernListToolsResultSchema, ModernToolSchema } from "./modern-schemas.js";
 
