@@ -24,6 +24,13 @@ function runNode(args: string[]): { status: number | null; stdout: string; stder
   return spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8", timeout: 25_000 });
 }
 
+/**
+ * Loader hooks that print each file URL loaded. `writeSync`, not `process.stdout.write`: from
+ * Node 22 on, hooks run on a thread of their own, whose asynchronous writes may be lost when the
+ * process exits (1 run in 5 on Node 24 printed nothing).
+ */
+const LOAD_LOGGER = `import { writeSync } from "node:fs"; export async function load(url, context, next) { if (url.startsWith("file:")) writeSync(1, url + "\\n"); return next(url, context); }`;
+
 describe("the built package", () => {
   it("has every entry of exports and bin, with its declarations", () => {
     expect(entries.map((entry) => entry.name)).toEqual([".", "./testing", "./ai", "./langchain", "./sdk"]);
@@ -52,7 +59,7 @@ describe("the built package", () => {
   });
 
   it('serves import "mcpwire" from a few files rather than one a source file, none of them the schemas or a dependency', () => {
-    const hooks = `export async function load(url, context, next) { if (url.startsWith("file:")) process.stdout.write(url + "\\n"); return next(url, context); }`;
+    const hooks = LOAD_LOGGER;
     const register = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
     const child = runNode(["--import", `data:text/javascript,${encodeURIComponent(register)}`, "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(`${ROOT}dist/index.js`).href)});`]);
     expect(child.stderr).toBe("");
@@ -68,7 +75,7 @@ describe("the built package", () => {
   });
 
   it('leaves the gateway\'s serving parts and the bridge\'s relay unloaded by import "mcpwire" (they load when one is started)', () => {
-    const hooks = `export async function load(url, context, next) { if (url.startsWith("file:")) process.stdout.write(url + "\\n"); return next(url, context); }`;
+    const hooks = LOAD_LOGGER;
     const register = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
     const child = runNode(["--import", `data:text/javascript,${encodeURIComponent(register)}`, "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(`${ROOT}dist/index.js`).href)});`]);
     expect(child.stderr).toBe("");
