@@ -135,7 +135,8 @@ export function parseMessages(text: string, acceptsBatches: boolean): JsonRpcMes
   return [toMessage(value)];
 }
 
-function parseJson(text: string): unknown {
+/** The JSON value of a text off the wire, or PROTOCOL (without the text) when it is not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {

@@ -11,7 +11,7 @@
  * onmessage, onclose, onerror), so an SDK server object can `connect()` to it directly.
  */
 import { McpTransportError } from "../errors.js";
-import { parseMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { IncomingBatches } from "./common/incoming-batches.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { abortReason } from "../util/abort.js";
@@ -106,19 +106,15 @@ class MemoryLink {
       this.fail(messageTooLarge(this.limitBytes, "received", KIND));
       return;
     }
-    let message: JsonRpcMessage;
-    let batch: JsonRpcMessage[] | undefined;
+    let read: JsonRpcMessage | JsonRpcMessage[];
     try {
-      // Only a 2025-03-26 server reads the batch path; the common one stays a single parse, with
-      // no array of one per message (as stdio reads its lines).
-      if (this.batches.accepted) [message, ...batch] = this.batches.read(text) as [JsonRpcMessage, ...JsonRpcMessage[]];
-      else message = parseMessage(text);
+      read = this.batches.read(text);
     } catch (error) {
       this.fail(error as McpTransportError);
       return;
     }
-    this.arrive(message);
-    if (batch !== undefined) for (const next of batch) this.arrive(next);
+    if (!Array.isArray(read)) this.arrive(read);
+    else for (const message of read) this.arrive(message);
   }
 
   /** Held until the client end is open, handed over after. */

@@ -12,9 +12,10 @@
  *   `signal.reason` and leaves nothing running. It may be called again for a new connection
  *   (the client reconnects that way), each connection independent of the others.
  * - `events.message` is called once per message received, in order, never after `events.closed`.
- *   Text off the wire becomes a message through `parseMessage`, which fails with PROTOCOL; where
+ *   Text off the wire becomes a message as `parseMessage` reads it, failing with PROTOCOL; where
  *   `setProtocolVersion`'s rules say `acceptsBatches`, a JSON-RPC batch is the messages it holds,
- *   each delivered in order (`common/incoming-batches.ts` keeps that rule for every wire here).
+ *   each delivered in order. Every wire here reads its texts through one `IncomingBatches`
+ *   (`common/incoming-batches.ts`), which keeps that rule.
  * - `events.requestFailed` reports a failure that touches one request only (an HTTP status on its
  *   POST, a stalled read while it waited, a script with no answer); the connection stays usable.
  * - `events.closed` is called exactly once, when the connection ends for any reason: without an

@@ -10,26 +10,30 @@
  * the messages it holds, in order, each checked as one message; when the rules do not accept
  * batches, one fails with PROTOCOL like any text that is not one message.
  */
-import { parseMessages, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import { parseJson, toMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { WireRules } from "../transport.js";
 
 export class IncomingBatches {
-  /**
-   * Whether the server may send batches on this connection; set by `follow` only. A wire where
-   * every message is on the hot path (stdio) tests this first and reads a lone message with
-   * `parseMessage`, which is the same rule without the array of one. A field, not a getter: on
-   * stdio it is read for every line, and a getter would be one more function on each call's path
-   * for V8 to compile (bench/RESULTS.md, `npm run bench:call-path`).
-   */
-  accepted = false;
+  /** Whether the server may send batches on this connection; set by `follow` only. */
+  private accepted = false;
 
   /** The rules the era settled for this connection (`McpConnection.setProtocolVersion`). */
   follow(rules: WireRules | undefined): void {
     this.accepted = rules?.acceptsBatches === true;
   }
 
-  /** The messages of one text off the wire, in order; PROTOCOL when it is not what the rules allow. */
-  read(text: string): JsonRpcMessage[] {
-    return parseMessages(text, this.accepted);
+  /**
+   * One text off the wire: the message it holds, or where batches are accepted and it is one,
+   * the messages of the batch in order (an array, never an array of one for a lone message).
+   * PROTOCOL when it is not what the rules allow.
+   *
+   * `parseMessage`'s two steps are written out here rather than called: on stdio this runs for
+   * every line, and one more function on each call's path is one more for V8 to compile
+   * (bench/RESULTS.md, `npm run bench:call-path`).
+   */
+  read(text: string): JsonRpcMessage | JsonRpcMessage[] {
+    const value = parseJson(text);
+    if (this.accepted && Array.isArray(value) && value.length > 0) return value.map(toMessage);
+    return toMessage(value);
   }
 }

@@ -254,7 +254,8 @@ export class SseConnection implements McpConnection {
       throw new McpTransportError("PROTOCOL", `the server sent a message on ${STREAM} before its endpoint event`);
     }
     // Not JSON-RPC: the message is lost to everyone, so the connection fails closed.
-    for (const message of this.batches.read(event.data)) {
+    const read = this.batches.read(event.data);
+    for (const message of Array.isArray(read) ? read : [read]) {
       this.stall.received(message);
       if (this.state === "open") this.events.message(message);
     }

@@ -657,8 +657,10 @@ class StreamableHttpConnection implements McpConnection {
     this.events.message(message);
   }
 
+  /** The messages of one reply or event, as a list to walk (a lone message is a list of one). */
   private parse(text: string): JsonRpcMessage[] {
-    return this.batches.read(text);
+    const read = this.batches.read(text);
+    return Array.isArray(read) ? read : [read];
   }
 
   private newController(): RequestAbort {

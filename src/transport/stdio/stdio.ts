@@ -16,7 +16,7 @@
  */
 import { statSync } from "node:fs";
 import { McpTransportError } from "../../errors.js";
-import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { abortReason } from "../../util/abort.js";
 import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 import { IncomingBatches } from "../common/incoming-batches.js";
@@ -453,15 +453,12 @@ class StdioConnection implements McpConnection {
   }
 
   private deliver(line: string | null): void {
-    let message: JsonRpcMessage;
-    let batch: JsonRpcMessage[] | undefined;
+    let read: JsonRpcMessage | JsonRpcMessage[];
     try {
       if (line === null) {
         throw new McpTransportError("PROTOCOL", "received a line that is not valid UTF-8 on the server process's stdout");
       }
-      // Only a 2025-03-26 server reads the batch path; the common one stays a single parse.
-      if (this.batches.accepted) [message, ...batch] = this.batches.read(line) as [JsonRpcMessage, ...JsonRpcMessage[]];
-      else message = parseMessage(line);
+      read = this.batches.read(line);
     } catch (error) {
       if (this.settings.skipNonProtocol) {
         this.settings.onSkipped();
@@ -472,14 +469,16 @@ class StdioConnection implements McpConnection {
       this.fail(new McpTransportError("PROTOCOL", `${what}; ${NON_PROTOCOL_ADVICE}`, { cause: error }));
       return;
     }
-    this.stall.received(message);
-    this.events.message(message);
-    if (batch === undefined) return; // the common case, without an empty array to walk
-    for (const next of batch) {
+    if (!Array.isArray(read)) {
+      this.stall.received(read);
+      this.events.message(read);
+      return;
+    }
+    for (const message of read) {
       // A message of the batch may have ended the connection (a handler closing it).
       if (this.phase !== "open" && this.phase !== "draining") return;
-      this.stall.received(next);
-      this.events.message(next);
+      this.stall.received(message);
+      this.events.message(message);
     }
   }
 

@@ -11,7 +11,7 @@ import type { Duplex } from "node:stream";
 import type { RawData, WebSocket } from "ws";
 import { IdTable } from "../../collections/id-table.js";
 import { McpTransportError } from "../../errors.js";
-import { parseMessage, serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
+import { serializeMessage, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
 import { PingKeepAlive, type KeepAliveSettings } from "./ping-keepalive.js";
 import { closedOnce, type EventsClosedOnce } from "../common/ending.js";
 import { IncomingBatches } from "../common/incoming-batches.js";
@@ -158,26 +158,23 @@ export class WebSocketConnection implements McpConnection {
       );
       return;
     }
-    let message: JsonRpcMessage;
-    let batch: JsonRpcMessage[] | undefined;
+    let read: JsonRpcMessage | JsonRpcMessage[];
     try {
-      const text = textOf(data);
-      // Only a 2025-03-26 server reads the batch path; the common one stays a single parse, with
-      // no array of one per frame (as stdio reads its lines).
-      if (this.batches.accepted) [message, ...batch] = this.batches.read(text) as [JsonRpcMessage, ...JsonRpcMessage[]];
-      else message = parseMessage(text);
+      read = this.batches.read(textOf(data));
     } catch (error) {
       this.fail(error as McpTransportError, CLOSE_POLICY_VIOLATION);
       return;
     }
-    this.stall.received(message);
-    this.events.message(message);
-    if (batch === undefined) return;
-    for (const next of batch) {
+    if (!Array.isArray(read)) {
+      this.stall.received(read);
+      this.events.message(read);
+      return;
+    }
+    for (const message of read) {
       // A message of the batch may have ended the connection (a handler closing it).
       if (this.closing) return;
-      this.stall.received(next);
-      this.events.message(next);
+      this.stall.received(message);
+      this.events.message(message);
     }
   }
 
