@@ -28,7 +28,7 @@ export function checkToolCall(call: string, name: unknown, args: unknown): void 
 
 /** Refuses a prompt call whose name is not a string or whose arguments are not strings by name (prompts/get). */
 export function checkPromptCall(name: unknown, args: unknown): void {
-  checkName(name, "getPrompt", "the prompt's name");
+  checkNonEmptyString(name, "getPrompt", "the prompt's name");
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
     throw new TypeError(`getPrompt ${JSON.stringify(name)}: the arguments must be an object of strings by name, got ${describeValue(args)}`);
   }
@@ -43,7 +43,7 @@ export function checkPromptCall(name: unknown, args: unknown): void {
 
 /** Refuses a URI that is not a non-empty string. */
 export function checkUri(uri: unknown, call: string): void {
-  checkName(uri, call, "the resource's URI");
+  checkNonEmptyString(uri, call, "the resource's URI");
 }
 
 /** Refuses a logging level that is none of the eight (RFC 5424's severities). */
@@ -67,6 +67,7 @@ export function checkCompletion(ref: unknown, argument: unknown): void {
   }
 }
 
-function checkName(value: unknown, call: string, what: string): void {
+/** Refuses what is not a non-empty string (a name, a URI, a method, a task id), naming the call and what it got. */
+export function checkNonEmptyString(value: unknown, call: string, what: string): asserts value is string {
   if (typeof value !== "string" || value === "") throw new TypeError(`${call}: ${what} must be a non-empty string, got ${describeValue(value)}`);
 }

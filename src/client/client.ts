@@ -45,7 +45,7 @@ import { ToolCatalog, listsNoTools } from "./tool-catalog.js";
 import type { SubscriptionFilter } from "./subscriptions.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
 import { sentOptions } from "./request-options.js";
-import { badToolCall, checkCompletion, checkLoggingLevel, checkPromptCall, checkToolCall, checkUri } from "./call-arguments.js";
+import { badToolCall, checkCompletion, checkLoggingLevel, checkNonEmptyString, checkPromptCall, checkToolCall, checkUri } from "./call-arguments.js";
 import {
   CALL_OPTIONS,
   COMPLETE_OPTIONS,
@@ -301,7 +301,7 @@ export class McpClient {
    * against the tool's `outputSchema`.
    */
   task(taskId: string, options: { tool?: string } = {}): ToolTask {
-    if (typeof taskId !== "string" || taskId.length === 0) throw new TypeError("client.task(taskId): the task id must be a non-empty string");
+    checkNonEmptyString(taskId, "client.task(taskId)", "the task id");
     checkCallOptions(options, TASK_HANDLE_OPTIONS, "client.task(taskId, options)");
     if (options.tool !== undefined && typeof options.tool !== "string") throw new TypeError("client.task(taskId, { tool }): tool must be a tool's name");
     this.ready();

@@ -12,6 +12,7 @@
 import { Method, Notification } from "../protocol/methods.js";
 import { ModernMethod } from "../protocol/modern.js";
 import { TaskMethod } from "../protocol/tasks.js";
+import { checkNonEmptyString } from "./call-arguments.js";
 
 /** Requests refused by `request()`, with what to use instead. */
 const OWNED_REQUESTS: ReadonlyMap<string, string> = new Map([
@@ -58,7 +59,7 @@ export function checkRawNotification(method: unknown, params: unknown): asserts 
 }
 
 function checkRaw(call: string, method: unknown, params: unknown, owned: ReadonlyMap<string, string>): void {
-  if (typeof method !== "string" || method.length === 0) throw new TypeError(`client.${call}: the method must be a non-empty string`);
+  checkNonEmptyString(method, `client.${call}`, "the method");
   const instead = owned.get(method);
   if (instead !== undefined) throw new TypeError(`client.${call}(${JSON.stringify(method)}) is refused: ${instead}`);
   if (params !== undefined && !isRecord(params)) throw new TypeError(`client.${call}(${JSON.stringify(method)}): params must be an object or undefined`);
