@@ -332,18 +332,7 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
         outcome = await attemptAt(client, request, url, headers);
         continue;
       }
-      if (unreachable) {
-        const tried = `${attempt} attempt${attempt === 1 ? "" : "s"}`;
-        const failure = named
-          ? named.with({ cause: error }, `${named.message} (${options.what}, ${tried})`)
-          : new McpTransportError("UNAVAILABLE", `${unreachableWhy(error)}, for ${options.what} after ${tried}`, { cause: error });
-        unreachableFailures.add(failure);
-        throw failure;
-      }
-      const failed = error as McpTransportError;
-      // An answer that was not HTTP says so (transport/common/not-http-answer.ts); only a lost connection reads as one.
-      if (failed.reason !== "DISCONNECTED") throw failed.with({ cause: error }, `${failed.message} (${options.what})`);
-      throw new McpTransportError(failed.reason, `the connection was lost while ${options.what} waited for its answer`, { cause: error });
+      throw unreachable ? unreachableFailure(error, named, attempt, options.what) : failureOf(error as McpTransportError, options.what);
     }
     const response = outcome.response;
     if (!isRedirect(response.status)) {
@@ -367,6 +356,23 @@ async function exchangeFurther(client: HttpClient, request: HttpRequest, options
     url = decision.url;
     outcome = await attemptAt(client, request, url, headers);
   }
+}
+
+/** The failure of an exchange whose endpoint could not be reached in `attempts` tries, saying why. */
+function unreachableFailure(error: unknown, named: McpTransportError | undefined, attempts: number, what: string): McpTransportError {
+  const tried = `${attempts} attempt${attempts === 1 ? "" : "s"}`;
+  const failure = named
+    ? named.with({ cause: error }, `${named.message} (${what}, ${tried})`)
+    : new McpTransportError("UNAVAILABLE", `${unreachableWhy(error)}, for ${what} after ${tried}`, { cause: error });
+  unreachableFailures.add(failure);
+  return failure;
+}
+
+/** The failure of an exchange that reached its endpoint, naming the request it was. */
+function failureOf(error: McpTransportError, what: string): McpTransportError {
+  // An answer that was not HTTP says so (transport/common/not-http-answer.ts); only a lost connection reads as one.
+  if (error.reason !== "DISCONNECTED") return error.with({ cause: error }, `${error.message} (${what})`);
+  return new McpTransportError(error.reason, `the connection was lost while ${what} waited for its answer`, { cause: error });
 }
 
 /** One more attempt, to `url` with `headers`; a failure is an outcome, an abort before it a rejection. */
