@@ -79,7 +79,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function isId(value: unknown): value is RequestId {
+/** An id MCP takes on a request or an answer: a string or a number, never null. */
+export function isId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
 

@@ -9,18 +9,20 @@
  * caller that sends no `MCP-Protocol-Version` (the revision a server assumes then) or names
  * 2025-03-26; anything else is refused, 400, as before.
  *
- * A batch is checked whole before anything of it is handed on: not empty, every member one
- * JSON-RPC message, no `initialize` ("The initialize request MUST NOT be part of a JSON-RPC
- * batch", lifecycle), and not responses mixed with requests or notifications. Then each member
- * goes on as if it had been POSTed alone, in order: notifications and responses to the child,
- * requests forwarded (a slot each, a deadline each). A batch of notifications and responses only
- * is answered 202; one holding requests gets one reply with all their answers (batch-reply.ts).
+ * A batch is checked whole before anything of it is handed on (batch-members.ts): not empty, no
+ * `initialize` ("The initialize request MUST NOT be part of a JSON-RPC batch", lifecycle), and
+ * not responses mixed with requests or notifications. A member that is not one JSON-RPC message
+ * spoils only itself: it gets an Invalid Request answer of its own, and the others are taken
+ * (JSON-RPC 2.0, "Batch"). Then each message goes on as if it had been POSTed alone, in order:
+ * notifications and responses to the child, requests forwarded (a slot each, a deadline each). A
+ * batch of notifications and responses only is answered 202; one holding requests or invalid
+ * members gets one reply with all their answers (batch-reply.ts), the invalid members' first.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { JSONRPC_INVALID_REQUEST, isNotification, isRequest, isResponse, toMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
-import { Method } from "../../protocol/methods.js";
+import { JSONRPC_INVALID_REQUEST, isNotification, isRequest, isResponse, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { BATCH_REVISION, isModernRevision, revisionAcceptsBatches } from "../../protocol/revisions.js";
 import type { Relay } from "../relay.js";
+import { sortMembers } from "./batch-members.js";
 import { BatchReply } from "./batch-reply.js";
 import { headerValue, metaRevisionOf, sessionVersionRefusal } from "./era-of-request.js";
 import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";
@@ -47,8 +49,9 @@ export async function handleBatch(context: FrontContext, request: IncomingMessag
     context.telemetry.rejected(cause, status, post.requestId);
     writeJson(response, status, jsonRpcError(null, code, words), post.headers);
   };
-  const messages = membersOf(batch);
-  if (typeof messages === "string") return refuse(400, JSONRPC_INVALID_REQUEST, messages);
+  const members = sortMembers(batch);
+  if (typeof members === "string") return refuse(400, JSONRPC_INVALID_REQUEST, members);
+  const { messages, invalid } = members;
 
   const header = headerValue(request, "mcp-protocol-version");
   if (isModernRevision(header) || messages.some((m) => metaRevisionOf(m) !== undefined)) {
@@ -81,18 +84,18 @@ export async function handleBatch(context: FrontContext, request: IncomingMessag
   }
 
   const requests = messages.filter(isRequest);
-  const done = (m: JsonRpcMessage, status: number): void =>
+  const done = (m: JsonRpcMessage | "invalid", status: number): void =>
     context.telemetry.requestDone({
       requestId: post.requestId,
       era: "legacy",
-      method: "method" in m ? m.method : "response",
-      outcome: "ok",
+      method: m === "invalid" ? "invalid" : "method" in m ? m.method : "response",
+      outcome: m === "invalid" ? "rejected" : "ok",
       status,
       durationMs: Date.now() - post.startedAt,
       sessionId: route.sessionId,
       principal: post.principal.principal,
     });
-  if (requests.length === 0) {
+  if (requests.length === 0 && invalid.length === 0) {
     for (const m of messages) {
       if (isNotification(m)) route.relay.notification(m);
       else if (isResponse(m)) route.relay.response(m);
@@ -105,7 +108,12 @@ export async function handleBatch(context: FrontContext, request: IncomingMessag
   }
 
   const accept = String(request.headers.accept ?? "*/*");
-  const reply = new BatchReply(response, /text\/event-stream|\*\/\*|text\/\*/i.test(accept), post.headers, requests.length);
+  const reply = new BatchReply(response, /text\/event-stream|\*\/\*|text\/\*/i.test(accept), post.headers, requests.length + invalid.length);
+  // Answered at once, so they lead the array (or the stream, once it opens).
+  for (const answer of invalid) {
+    reply.member().answer(answer);
+    done("invalid", 200);
+  }
   // Each forwarded request watches the caller's connection.
   response.setMaxListeners(response.getMaxListeners() + requests.length);
   const forwarded: Array<Promise<void>> = [];
@@ -116,29 +124,13 @@ export async function handleBatch(context: FrontContext, request: IncomingMessag
     } else if (isNotification(m)) {
       route.relay.notification(m);
       done(m, 200);
+    } else {
+      // A batch of responses with invalid members among them: answered for those alone.
+      route.relay.response(m);
+      done(m, 200);
     }
   }
   await Promise.all(forwarded);
-}
-
-/** The members of a batch as messages, or why it cannot be taken. */
-function membersOf(batch: unknown[]): JsonRpcMessage[] | string {
-  // JSON-RPC 2.0, "Batch": an empty array is an invalid request.
-  if (batch.length === 0) return "an empty batch (array) is not a JSON-RPC request";
-  const messages: JsonRpcMessage[] = [];
-  for (const [index, value] of batch.entries()) {
-    try {
-      messages.push(toMessage(value));
-    } catch {
-      return `member ${index} of the batch is not one JSON-RPC 2.0 message; nothing of the batch was taken`;
-    }
-  }
-  if (messages.some((m) => isRequest(m) && m.method === Method.initialize)) {
-    return "initialize must not be part of a batch (2025-03-26 lifecycle); send it alone";
-  }
-  const responses = messages.filter(isResponse).length;
-  if (responses > 0 && responses < messages.length) return "a batch holds either requests and notifications, or responses, not both";
-  return messages;
 }
 
 function notTaken(revision: string): string {

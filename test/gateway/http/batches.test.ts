@@ -83,11 +83,11 @@ describe("a 2025-03-26 session", () => {
     expect((seen.json() as { result: { cancels: unknown[] } }).result.cancels).toEqual([expect.objectContaining({ reason: "test" })]);
   }, 30_000);
 
-  it("refuses an empty batch, a batch holding initialize, and a batch with a member that is not JSON-RPC: 400, -32600, nothing handed on", async () => {
+  it("refuses an empty batch (one error, not an array), a batch holding initialize, and one mixing responses with requests: 400, -32600, nothing handed on", async () => {
     const running = own(await startGateway({ target: ECHO_TARGET }));
     const { port } = running;
     const headers = await openSession(port, "2025-03-26");
-    const bodies = [[], [JSON.parse(initialize("2025-03-26")) as unknown], [request(1, "echo"), { hello: "world" }]];
+    const bodies = [[], [JSON.parse(initialize("2025-03-26")) as unknown, request(1, "echo")], [request(1, "echo"), { jsonrpc: "2.0", id: "s1", result: {} }]];
     for (const batch of bodies) {
       const answer = await rawRequest({ port, headers, body: JSON.stringify(batch) });
       expect(answer.status, JSON.stringify(batch)).toBe(400);
@@ -97,8 +97,110 @@ describe("a 2025-03-26 session", () => {
     const opening = await rawRequest({ port, headers: JSON_POST, body: JSON.stringify([JSON.parse(initialize("2025-03-26"))]) });
     expect(opening.status).toBe(400);
     expect(running.gateway.sessionCount).toBe(1);
-    const forwarded = running.logs.filter((line) => line.event === "request" && line.method === "echo");
+    const forwarded = running.logs.filter((line) => line.event === "request" && line.method === "other");
     expect(forwarded).toHaveLength(0);
+  }, 30_000);
+});
+
+describe("a 2025-03-26 batch with invalid members", () => {
+  // JSON-RPC 2.0, "Batch": "The Server should respond with an Array containing the corresponding
+  // Response objects"; its example answers `{"foo": "boo"}` among valid requests with an Invalid
+  // Request error (id null) beside their responses. "Response object": the id "MUST be the same as
+  // the value of the id member in the Request Object. If there was an error in detecting the id
+  // ... it MUST be Null."
+  const invalidRequest = (id: unknown) => ({ jsonrpc: "2.0", id, error: { code: -32600, message: expect.stringMatching(/not one JSON-RPC 2\.0 message/) } });
+
+  it("answers each invalid member with its own Invalid Request error and hands the valid ones on", async () => {
+    const running = own(await startGateway({ target: ECHO_TARGET }));
+    const { port } = running;
+    const headers = await openSession(port, "2025-03-26");
+    const body = JSON.stringify([
+      request(1, "echo", { n: 1 }),
+      { foo: "boo" },
+      5,
+      { jsonrpc: "2.0", id: "no-method", params: {} },
+      { jsonrpc: "2.0", id: { not: "an id" }, method: "echo" },
+      { jsonrpc: "2.0", id: 9, method: 1 },
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "none", progress: 1 } },
+      request("two", "echo", { n: 2 }),
+    ]);
+    const answer = await rawRequest({ port, headers, body });
+    expect(answer.status).toBe(200);
+    expect(answer.headers["content-type"]).toBe("application/json");
+    const answers = answer.json() as Array<{ id: unknown; result?: { line: string } }>;
+    expect(answers).toHaveLength(7);
+    // The invalid members' answers first, in the batch's order; an id of the right type is kept.
+    expect(answers.slice(0, 5)).toEqual([invalidRequest(null), invalidRequest(null), invalidRequest("no-method"), invalidRequest(null), invalidRequest(9)]);
+    // The valid requests' answers after them, each request handed to the child as if posted alone.
+    const results = answers.slice(5);
+    expect(results.map((a) => a.id).sort()).toEqual([1, "two"]);
+    for (const a of results) expect(JSON.parse(a.result!.line)).toMatchObject({ method: "echo", params: { n: a.id === 1 ? 1 : 2 } });
+    // Each member counted once: the requests done, the invalid members rejected (a made-up method logs as "other").
+    const outcomes = () => running.logs.filter((line) => line.event === "request" && line.method === "other").map((line) => line.outcome);
+    await expect.poll(() => outcomes().sort()).toEqual(["ok", "ok", "rejected", "rejected", "rejected", "rejected", "rejected"]);
+  }, 30_000);
+
+  it("puts the invalid members' errors first on the stream when the reply becomes one", async () => {
+    const { port } = own(await startGateway({ target: ECHO_TARGET }));
+    const headers = await openSession(port, "2025-03-26");
+    const body = JSON.stringify([request(1, "progress", { steps: 1, tag: "a", _meta: { progressToken: "p1" } }), { jsonrpc: "2.0", method: 7, id: 2 }]);
+    const answer = await rawRequest({ port, headers, body });
+    expect(answer.status).toBe(200);
+    expect(answer.headers["content-type"]).toBe("text/event-stream");
+    const sent = events(answer);
+    expect(sent[0]).toEqual(invalidRequest(2));
+    expect(sent.filter((m) => "result" in m)).toEqual([expect.objectContaining({ id: 1, result: expect.objectContaining({ tag: "a" }) })]);
+  }, 30_000);
+
+  it("answers notifications with an invalid member among them with the member's error alone, and hands the notifications on", async () => {
+    const { port } = own(await startGateway({ target: ECHO_TARGET }));
+    const headers = await openSession(port, "2025-03-26");
+    const held = await postEventStream(port, headers, JSON.stringify(request(7, "hold", { tag: "h", before: 1, _meta: { progressToken: "h" } })));
+    expect(held.status).toBe(200);
+    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "test" } };
+    const answer = await rawRequest({ port, headers, body: JSON.stringify([{ jsonrpc: "1.0", method: "notifications/progress" }, cancelled]) });
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual([invalidRequest(null)]);
+    await held.ended;
+    const seen = await rawRequest({ port, headers, body: JSON.stringify(request(3, "cancels")) });
+    expect((seen.json() as { result: { cancels: unknown[] } }).result.cancels).toEqual([expect.objectContaining({ reason: "test" })]);
+  }, 30_000);
+
+  it("hands a batch's responses to the child and answers its invalid member; a malformed response's id is not echoed", async () => {
+    const { port } = own(await startGateway({ target: ECHO_TARGET }));
+    const headers = await openSession(port, "2025-03-26");
+    // The child asks the caller something on the reply stream of request 4, and answers 4 with the caller's answer.
+    const asking = await postEventStream(port, headers, JSON.stringify(request(4, "ask", { method: "roots/list" })));
+    await expect.poll(() => asking.events.length).toBeGreaterThan(0);
+    const asked = JSON.parse(asking.events[0]!.data) as { id: string | number; method: string };
+    expect(asked.method).toBe("roots/list");
+    const body = JSON.stringify([{ jsonrpc: "2.0", id: asked.id, result: { roots: [] } }, { jsonrpc: "2.0", id: "r2", result: "not an object" }]);
+    const answer = await rawRequest({ port, headers, body });
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual([invalidRequest(null)]);
+    await asking.ended;
+    const last = JSON.parse(asking.events.at(-1)!.data) as Record<string, unknown>;
+    expect(last).toMatchObject({ id: 4, result: { answer: { result: { roots: [] } } } });
+  }, 30_000);
+
+  it("does the same in stateless mode for a caller that names no revision", async () => {
+    const { port } = own(await startGateway({ target: ECHO_TARGET, legacy: "stateless" }));
+    const answer = await rawRequest({ port, headers: JSON_POST, body: JSON.stringify([request(1, "echo"), { jsonrpc: "2.0", id: 2 }]) });
+    expect(answer.status).toBe(200);
+    const answers = answer.json() as Array<Record<string, unknown>>;
+    expect(answers[0]).toEqual(invalidRequest(2));
+    expect(answers[1]).toMatchObject({ id: 1, result: { line: expect.any(String) } });
+  }, 30_000);
+
+  it("answers a batch of invalid members only with an array of errors, all in id null: 200, nothing handed on", async () => {
+    const running = own(await startGateway({ target: ECHO_TARGET }));
+    const { port } = running;
+    const headers = await openSession(port, "2025-03-26");
+    const answer = await rawRequest({ port, headers, body: "[1,2,3]" });
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual([invalidRequest(null), invalidRequest(null), invalidRequest(null)]);
+    const requests = () => running.logs.filter((line) => line.event === "request" && line.method === "other").map((line) => line.outcome);
+    await expect.poll(requests).toEqual(["rejected", "rejected", "rejected"]);
   }, 30_000);
 });
 
@@ -110,7 +212,11 @@ describe("other revisions", () => {
     const answer = await rawRequest({ port, headers, body: JSON.stringify([request(1, "echo")]) });
     expect(answer.status).toBe(400);
     expect(answer.json()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/2025-03-26/) } });
-    expect(running.logs.filter((line) => line.event === "request" && line.method === "echo")).toHaveLength(0);
+    // An invalid member does not make a batch acceptable there: refused whole, as before.
+    const withInvalid = await rawRequest({ port, headers, body: JSON.stringify([request(1, "echo"), { foo: "boo" }]) });
+    expect(withInvalid.status).toBe(400);
+    expect(withInvalid.json()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/2025-03-26/) } });
+    expect(running.logs.filter((line) => line.event === "request" && line.method === "other")).toHaveLength(0);
   }, 30_000);
 });
 
@@ -123,5 +229,8 @@ describe("stateless mode", () => {
     expect((taken.json() as Array<{ id: number }>).map((a) => a.id).sort()).toEqual([1, 2]);
     const refused = await rawRequest({ port, headers: { ...JSON_POST, "mcp-protocol-version": "2025-06-18" }, body });
     expect(refused.status).toBe(400);
+    const refusedWithInvalid = await rawRequest({ port, headers: { ...JSON_POST, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify([request(1, "echo"), 5]) });
+    expect(refusedWithInvalid.status).toBe(400);
+    expect(refusedWithInvalid.json()).toMatchObject({ id: null, error: { code: -32600 } });
   }, 30_000);
 });
