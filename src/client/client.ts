@@ -31,6 +31,7 @@ import type { ConnectionEnding, McpTransport } from "../transport/transport.js";
 import { TransportSession, type RequestOptions } from "../session/session.js";
 import { checkWholeNumber } from "../util/whole-number.js";
 import { CLIENT_OPTION_NAMES, checkClientOptionNames, type ClientOptions } from "./client-options.js";
+import { checkClientOptionValues } from "./client-option-values.js";
 import type { ElicitationCompletion } from "./elicitation-completions.js";
 import type { EraName, ProtocolEra } from "./era.js";
 import { ModernEra } from "./modern-era.js";
@@ -140,6 +141,7 @@ export class McpClient {
    */
   constructor(session: TransportSession, options: ClientOptions = {}) {
     checkClientOptionNames(options);
+    checkClientOptionValues(options);
     this.maxPages = checkMaxPages(options.maxPages);
     this.validateOutput = checkValidateOutput(options.validateOutput, "options") ?? true;
     this.connection = new ServerConnection(session, options);

@@ -7,6 +7,7 @@
  * `capabilities.elicitation.url` by hand (as before the handlers had a form per mode).
  */
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
+import { describeValue } from "../util/whole-number.js";
 import type { ElicitationHandlers, UrlElicitationHandler } from "./elicitation.js";
 import type { ClientCapabilities, ClientHandlers, ElicitationHandler } from "./handlers.js";
 import type { SamplingHandlers } from "./sampling.js";
@@ -33,6 +34,7 @@ export function resolveHandlers(given: ClientHandlers | undefined, capabilities:
     if (typeof given.roots !== "function" && !Array.isArray(given.roots)) {
       throw new TypeError("McpClient: options.handlers.roots must be a function or an array of roots ({ uri, name? })");
     }
+    if (Array.isArray(given.roots)) checkRootList(given.roots);
     resolved.roots = given.roots;
   }
   return resolved;
@@ -64,6 +66,19 @@ function checkElicitation(option: unknown, capabilities: ClientCapabilities | un
   }
   if (option.form === undefined && option.url === undefined) throw new TypeError(what);
   return option as ElicitationHandlers;
+}
+
+/**
+ * A fixed list is known now: a root that is not `{ uri: string, name?: string }` (the schema's
+ * `Root`) would only fail when the server asks for the list, as an error the server is sent.
+ */
+function checkRootList(roots: readonly unknown[]): void {
+  roots.forEach((root, index) => {
+    const where = `McpClient: options.handlers.roots[${index}]`;
+    if (!isPlainObject(root)) throw new TypeError(`${where} must be a root { uri: string, name?: string }, got ${describeValue(root)}`);
+    if (typeof root.uri !== "string") throw new TypeError(`${where}.uri must be a string (such as "file:///home/user/project"), got ${describeValue(root.uri)}`);
+    if (root.name !== undefined && typeof root.name !== "string") throw new TypeError(`${where}.name must be a string, got ${describeValue(root.name)}`);
+  });
 }
 
 function refuseUnknown(given: object, allowed: readonly string[], where: string): void {

@@ -4,7 +4,8 @@
  * doubles up to 60 s, with jitter so that many clients do not return at the same instant, and
  * gives up after a bounded number of attempts.
  */
-import { MAX_TIMER_MS, checkWholeNumber } from "../util/whole-number.js";
+import { didYouMean, firstUnknownKey } from "../util/option-names.js";
+import { MAX_TIMER_MS, checkWholeNumber, describeValue } from "../util/whole-number.js";
 
 export interface ReconnectOptions {
   /** Attempts after a drop before the client gives up and ends. @default 5 */
@@ -30,7 +31,16 @@ export const DEFAULT_RECONNECT: Readonly<ReconnectPolicy> = Object.freeze({
 /** The policy in force, or undefined when reconnecting is off; bad values throw naming the key. */
 export function resolveReconnect(option: boolean | ReconnectOptions | undefined): ReconnectPolicy | undefined {
   if (option === undefined || option === false) return undefined;
+  if (option !== true && (typeof option !== "object" || option === null || Array.isArray(option))) {
+    // A truthy value of another kind ("yes", 1) used to turn reconnecting on with the defaults.
+    throw new TypeError(`options: "reconnect" must be true, false or { maxAttempts?, initialDelayMs?, maxDelayMs? }, got ${describeValue(option)} (default false)`);
+  }
   const given = option === true ? {} : option;
+  const names = Object.keys(DEFAULT_RECONNECT);
+  const unknown = firstUnknownKey(given, names);
+  if (unknown !== undefined) {
+    throw new TypeError(`options: unknown key "reconnect.${unknown}"${didYouMean(unknown, names)}; reconnect takes ${names.join(", ")}`);
+  }
   const policy = { ...DEFAULT_RECONNECT };
   for (const key of Object.keys(DEFAULT_RECONNECT) as (keyof ReconnectPolicy)[]) {
     const value = given[key];
