@@ -144,7 +144,12 @@ export function parseDuration(text: string): number {
   return ms;
 }
 
-/** `--header "Name: value"`, repeatable; a later header of the same name replaces an earlier one. */
+/**
+ * `--header "Name: value"`, repeatable; a later header of the same name replaces an earlier one.
+ * `--header "Name:"` with no value is refused: in curl, the model users know, `-H "Name:"`
+ * removes a header rather than sending it empty, so sending `Authorization:` with nothing after
+ * it would do what neither reading expects.
+ */
 export function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const value of values) {
@@ -153,7 +158,13 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
     if (!isHeaderName(name)) {
       throw new UsageError(`--header ${JSON.stringify(value)} is not "Name: value"`);
     }
-    headers[name] = value.slice(colon + 1).trim();
+    const headerValue = value.slice(colon + 1).trim();
+    if (headerValue === "") {
+      throw new UsageError(
+        `--header ${JSON.stringify(value)}: the header ${name} has no value; write it as --header "${name}: value" (to send no ${name} header, leave the option out)`,
+      );
+    }
+    headers[name] = headerValue;
   }
   return headers;
 }

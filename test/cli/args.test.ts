@@ -81,6 +81,12 @@ describe("option values", () => {
     expect(() => parseHeaders(["Bad Name: x"])).toThrow(UsageError);
   });
 
+  it.each(["Authorization:", "Authorization:   ", "X-Team :"])("refuses the header %j, which has no value, saying how to write one", (text) => {
+    const name = text.slice(0, text.indexOf(":")).trim();
+    expect(() => parseHeaders([text])).toThrow(UsageError);
+    expect(() => parseHeaders([text])).toThrow(`the header ${name} has no value; write it as --header "${name}: value"`);
+  });
+
   it("accepts the names Windows gives its variables, such as ProgramFiles(x86)", () => {
     expect(parseEnvAllow(["ProgramFiles(x86),CommonProgramFiles(x86)", "PATH"])).toEqual(["ProgramFiles(x86)", "CommonProgramFiles(x86)", "PATH"]);
   });

@@ -63,6 +63,15 @@ describe("mcpwire over Streamable HTTP", () => {
     for (const request of seen) expect(request.headers).toMatchObject({ authorization: "Bearer s3cret", "x-team": "blue" });
   });
 
+  it('--header "Authorization:" (no value) is a usage error, and nothing is sent', async () => {
+    const before = endpoint.requests.length;
+    const { code, stdout, stderr } = await runBin(["call", endpoint.url, "echo", "text=hi", "--header", "Authorization:"]);
+    expect(code).toBe(ExitCode.USAGE);
+    expect(stdout).toBe("");
+    expect(stderr).toContain('the header Authorization has no value; write it as --header "Authorization: value"');
+    expect(endpoint.requests.length).toBe(before);
+  });
+
   it("a refused port: UNAVAILABLE, one line", async () => {
     const port = await closedPort();
     const { code, stdout, stderr } = await runBin(["ping", `http://127.0.0.1:${port}/mcp`]);
