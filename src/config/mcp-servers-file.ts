@@ -9,9 +9,13 @@
  * `${env:NAME}` and `${NAME}` in strings are expanded from the environment. Keys the hosts use for
  * their own bookkeeping (`disabled`, `autoApprove`, `alwaysAllow`, `description`) are accepted;
  * a server with `disabled: true` is left out. Any other unknown key is refused by name.
+ *
+ * A server name given twice, or a key given twice within one server's entry, is refused: JSON
+ * keeps the last silently, and a block copied but not renamed would replace the first server.
  */
 import { readFile } from "node:fs/promises";
 import { describeValue } from "../util/whole-number.js";
+import { findDuplicateKeys } from "./duplicate-keys.js";
 import { expandDeep } from "./expand.js";
 import { HOST_KEYS, TRANSPORT_TYPE_ALIASES } from "./builtin-names.js";
 import { ConfigError, parseServerConfig, type McpServerConfig } from "./server-config.js";
@@ -60,6 +64,7 @@ export function parseServersFile(text: string, source: string, env: Record<strin
   if (typeof entries !== "object" || entries === null || Array.isArray(entries)) {
     throw new ConfigError(`${source}: "${key}" must be an object of servers by name, got ${describeValue(entries)}`);
   }
+  refuseDuplicateKeys(text, source, key);
   const file: ServersFile = { source, servers: {}, disabled: [] };
   for (const [name, entry] of Object.entries(entries as Record<string, unknown>)) {
     const where = `${source}: server "${name}"`;
@@ -73,6 +78,28 @@ export function parseServersFile(text: string, source: string, env: Record<strin
     file.servers[name] = parseServerConfig(fromFileEntry(name, entry as Record<string, unknown>, where, env), where);
   }
   return file;
+}
+
+/**
+ * Refuses the first key given twice in the servers object (`key`) or in one of its entries, and
+ * `key` itself given twice. Keys elsewhere (the hosts' own settings) are not ours to judge.
+ */
+function refuseDuplicateKeys(text: string, source: string, key: string): void {
+  for (const duplicate of findDuplicateKeys(text)) {
+    const [top, name, ...inEntry] = duplicate.path;
+    const lines = `lines ${duplicate.firstLine} and ${duplicate.line}`;
+    if (top === undefined && duplicate.key === key) {
+      throw new ConfigError(`${source}: "${key}" is given twice (${lines}); JSON keeps only the last, so the servers of the first would be lost: merge them into one`);
+    }
+    if (top !== key) continue;
+    if (name === undefined) {
+      throw new ConfigError(
+        `${source}: server "${duplicate.key}" is declared twice (${lines}); JSON keeps only the last, so the first would be silently replaced: rename or remove one`,
+      );
+    }
+    const within = inEntry.length === 0 ? "" : ` in "${inEntry.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`)).join("")}"`;
+    throw new ConfigError(`${source}: server "${name}": key "${duplicate.key}" is given twice${within} (${lines}); JSON keeps only the last: rename or remove one`);
+  }
 }
 
 /** One entry as the host wrote it, turned into a declaration for `parseServerConfig`. */

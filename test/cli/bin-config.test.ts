@@ -107,4 +107,33 @@ describe("mcpwire with a config file", () => {
     const byCommand = await runBin(["ping", `${process.execPath} ${EVERYTHING_ENTRY} stdio`], inDir(broken));
     expect(byCommand.code).toBe(ExitCode.OK);
   });
+
+  it("a server name or a key of one server given twice: a config error naming the file, the server, the key and the lines", async () => {
+    const twice = join(dir, "twice");
+    await mkdir(twice);
+    const sameName = join(twice, "same-name.json");
+    await writeFile(sameName, ['{ "mcpServers": {', `  "remote": { "url": "${server.url}" },`, '  "remote": { "url": "http://127.0.0.1:1/mcp" } } }'].join("\n"));
+    const byName = await runBin(["ping", "remote", "--config", sameName], inDir(home));
+    expect(byName.code).toBe(ExitCode.CONFIG);
+    expect(byName.stderr).toBe(`mcpwire: ${sameName}: server "remote" is declared twice (lines 2 and 3); JSON keeps only the last, so the first would be silently replaced: rename or remove one\n`);
+    const sameKey = join(twice, "same-key.json");
+    await writeFile(sameKey, ['{ "mcpServers": { "remote": {', `  "url": "${server.url}",`, '  "headers": { "X-A": "1" },', '  "headers": { "X-B": "2" } } } }'].join("\n"));
+    const byKey = await runBin(["ping", "remote", "--config", sameKey], inDir(home));
+    expect(byKey.code).toBe(ExitCode.CONFIG);
+    expect(byKey.stderr).toBe(`mcpwire: ${sameKey}: server "remote": key "headers" is given twice (lines 3 and 4); JSON keeps only the last: rename or remove one\n`);
+  });
+
+  it("the same key at different levels, or key-like text in a string, is no duplicate", async () => {
+    const fine = join(dir, "fine.json");
+    await writeFile(
+      fine,
+      [
+        '{ "mcpServers": {',
+        `  "headers": { "url": "${server.url}", "headers": { "headers": "x\\", \\"headers\\": \\"y" } },`,
+        `  "remote": { "url": "${server.url}", "headers": { "headers": "x" } } } }`,
+      ].join("\n"),
+    );
+    const { code, stderr } = await runBin(["ping", "headers", "--config", fine], inDir(home));
+    expect({ code, stderr }).toEqual({ code: ExitCode.OK, stderr: "" });
+  });
 });

@@ -190,3 +190,75 @@ describe("loadServerConfig: defaults < file < environment", () => {
     await expect(loadServersFile({ configFile: join(dir, "missing.json") })).rejects.toThrow("cannot read the config file (ENOENT)");
   });
 });
+
+describe("a key given twice, which JSON.parse would keep silently the last of", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "mcpwire-dupes-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function fileWith(...lines: string[]): Promise<string> {
+    const path = join(dir, "mcp.json");
+    await writeFile(path, lines.join("\n"));
+    return path;
+  }
+
+  it("refuses a server name declared twice, naming the file, the name and both lines", async () => {
+    const path = await fileWith(
+      '{ "mcpServers": {',
+      '    "handbook": { "command": "uvx", "args": ["handbook-mcp"] },',
+      '    "search":   { "url": "https://search.example.com/mcp" },',
+      '    "handbook": { "command": "uvx", "args": ["other-mcp"] } } }',
+    );
+    const message = `${path}: server "handbook" is declared twice (lines 2 and 4); JSON keeps only the last, so the first would be silently replaced: rename or remove one`;
+    await expect(loadServerConfig("handbook", { configFile: path, env: {} })).rejects.toThrow(message);
+    await expect(loadServersFile({ cwd: dir, home: dir, env: {} })).rejects.toMatchObject({ name: "ConfigError", message });
+  });
+
+  it("refuses it in the editor variant and when one of the two is disabled", async () => {
+    const path = await fileWith('{ "servers": {', '  "web": { "type": "http", "url": "http://127.0.0.1:1/mcp", "disabled": true },', '  "web": { "type": "http", "url": "http://127.0.0.1:2/mcp" } } }');
+    await expect(loadServersFile({ configFile: path, env: {} })).rejects.toThrow(`${path}: server "web" is declared twice (lines 2 and 3)`);
+  });
+
+  it("refuses a key given twice in one server's entry, or in an object inside it, naming the server and the key", async () => {
+    let path = await fileWith('{ "mcpServers": {', '  "memory": { "command": "npx",', '              "command": "node" } } }');
+    await expect(loadServersFile({ configFile: path, env: {} })).rejects.toThrow(
+      `${path}: server "memory": key "command" is given twice (lines 2 and 3); JSON keeps only the last: rename or remove one`,
+    );
+    path = await fileWith('{ "mcpServers": { "memory": { "command": "npx",', '  "env": { "DEBUG": "1" },', '  "env": { "TOKEN": "${env:T}" } } } }');
+    await expect(loadServersFile({ configFile: path, env: { T: "t" } })).rejects.toThrow(`${path}: server "memory": key "env" is given twice (lines 2 and 3)`);
+    path = await fileWith('{ "mcpServers": { "memory": { "command": "npx", "env": {', '  "DEBUG": "1",', '  "DEBUG": "0" } } } }');
+    await expect(loadServersFile({ configFile: path, env: {} })).rejects.toThrow(`${path}: server "memory": key "DEBUG" is given twice in "env" (lines 2 and 3)`);
+  });
+
+  it("refuses the servers object itself given twice", async () => {
+    const path = await fileWith('{ "mcpServers": { "a": { "command": "x" } },', '  "mcpServers": { "b": { "command": "y" } } }');
+    await expect(loadServersFile({ configFile: path, env: {} })).rejects.toThrow(`${path}: "mcpServers" is given twice (lines 1 and 2)`);
+  });
+
+  it("does not flag key-like text inside a string value", async () => {
+    const path = await fileWith(
+      '{ "mcpServers": {',
+      '  "jq": { "command": "jq", "args": ["-n", "{\\"command\\": 1, \\"command\\": 2}", "x\\", \\"command\\": \\"y", "C:\\\\"],',
+      '          "description": "x\\", \\"command\\": \\"y" } } }',
+    );
+    const file = await loadServersFile({ configFile: path, env: {} });
+    expect(file!.servers.jq).toEqual({ name: "jq", transport: "stdio", command: "jq", args: ["-n", '{"command": 1, "command": 2}', 'x", "command": "y', "C:\\"] });
+  });
+
+  it("does not flag the same key at different levels, in different servers, or outside the servers object", async () => {
+    const path = await fileWith(
+      '{ "inputs": [], "inputs": [],',
+      '  "mcpServers": {',
+      '    "env": { "command": "x", "env": { "env": "1" } },',
+      '    "other": { "command": "y", "env": { "env": "2" } } },',
+      '  "servers": { "a": {}, "a": {} } }',
+    );
+    const file = await loadServersFile({ configFile: path, env: {} });
+    expect(Object.keys(file!.servers)).toEqual(["env", "other"]);
+    expect(file!.servers.env).toMatchObject({ env: { env: "1" } });
+  });
+});
