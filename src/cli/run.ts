@@ -88,11 +88,11 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     if (isLogin && !reachedByHttp(target.config)) {
       throw new UsageError(`${invocation.command} applies to servers reached by an http(s) URL; this target is the ${target.understoodAs}`);
     }
-    const store = fileTokenStore(defaultTokenDirectory(io.env));
     if (invocation.command === "logout") {
-      io.stderr.write(`mcpwire: ${await logout(store, target.config.url!)}\n`);
+      io.stderr.write(`mcpwire: ${await logout(defaultTokenDirectory(io.env), target.config.url!)}\n`);
       return ExitCode.OK;
     }
+    const store = fileTokenStore(defaultTokenDirectory(io.env));
     // A declared machine flow runs as declared (transportFor builds it); a browser login gets the browser.
     const declared = target.config.auth;
     if (reachedByHttp(target.config) && !hasAuthorizationHeader(options.headers, target.config) && isBrowserLogin(declared)) {

@@ -2,8 +2,8 @@
  * The real `mcpwire` bin against a server that asks for an OAuth login: without a terminal a
  * command fails at once naming `mcpwire login`; `login` prints the URL (`--no-browser`), takes
  * the browser's return on its loopback listener and keeps the tokens, readable by the user
- * alone; later commands use them; `logout` forgets them. The test plays the browser from the
- * printed URL.
+ * alone; later commands use them; `logout` forgets them, and says so when there was nothing to
+ * forget. The test plays the browser from the printed URL.
  */
 import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -91,10 +91,18 @@ describe("mcpwire login, logout, and a server that asks for a login", () => {
   it("logout forgets them: the next command asks for a login again", async () => {
     const out = await run(["logout", endpoint.url]);
     expect(out.code).toBe(ExitCode.OK);
+    expect(out.stderr).toMatch(/^mcpwire: forgot the tokens and registrations stored for /m);
     expect(readdirSync(authDir)).toEqual([]);
     const again = await run(["tools", endpoint.url]);
     expect(again.code).toBe(ExitCode.PROTOCOL);
     expect(again.stderr).toContain("mcpwire login");
+  });
+
+  it("logout where nothing is stored says so (and still exits 0), rather than claiming to forget tokens", async () => {
+    const out = await run(["logout", endpoint.url]);
+    expect(out.code).toBe(ExitCode.OK);
+    expect(out.stderr).toMatch(/^mcpwire: no tokens or registrations were stored for http:\/\/127\.0\.0\.1:\d+\S*; nothing to forget$/m);
+    expect(out.stderr).not.toContain("forgot");
   });
 
   it("on a terminal, a command the server refuses opens the browser on the login, then runs", async () => {
