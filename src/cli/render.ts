@@ -21,13 +21,16 @@ import type { TaskState } from "../client/tasks/task-state.js";
 import type { Progress } from "../session/session.js";
 
 export interface RenderContext {
-  /** The width to fit tables and progress lines in. */
+  /**
+   * The width to fit tables in; `Infinity` when the output has none (a pipe or a file, and no
+   * `$COLUMNS`): then nothing is cut, since a script reading the table needs every character.
+   */
   columns: number;
   /** Whether the text goes to a terminal (then server text is cleaned of control characters). */
   terminal: boolean;
 }
 
-/** The width assumed when the output is not a terminal (a pipe, a file). */
+/** The width assumed for a terminal that does not say its size. */
 export const DEFAULT_COLUMNS = 80;
 
 /** The narrowest the last column of a table is cut to, however wide the others are. */
@@ -100,13 +103,15 @@ export function base64Bytes(data: string): number {
 
 /**
  * Columns aligned by their widest cell; middle columns are cut at a maximum width and the last
- * column is cut to what is left of `columns`. Cells are made one line first.
+ * column is cut to what is left of `columns`. Cells are made one line first. With `columns`
+ * Infinity (no width to fit) no cell is cut.
  */
 export function table(headers: readonly string[], rows: readonly (readonly string[])[], columns: number): string {
   const cells = rows.map((row) => headers.map((_, index) => oneLine(row[index] ?? "")));
   const last = headers.length - 1;
   const widest = headers.map((header, index) => Math.max(displayWidth(header), ...cells.map((row) => displayWidth(row[index]!))));
-  const widths = widest.map((width, index) => (index > 0 && index < last ? Math.min(width, MAX_MIDDLE_COLUMN) : width));
+  const fitting = Number.isFinite(columns);
+  const widths = widest.map((width, index) => (fitting && index > 0 && index < last ? Math.min(width, MAX_MIDDLE_COLUMN) : width));
   const before = () => widths.slice(0, last).reduce((sum, width) => sum + width + COLUMN_GAP, 0);
   // The first column (the name to type) is never cut; middle columns give way to the description.
   const wanted = Math.min(widest[last]!, PREFERRED_LAST_COLUMN);

@@ -136,7 +136,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     const outcome = await prepareCommand(invocation.command, invocation.operands)({
       client,
       json: options.json,
-      render: renderContextFor(io.stdout),
+      render: renderContextFor(io.stdout, io.env),
       write: (text) => {
         // Output replaces the progress line rather than running on after it (they may share a terminal).
         progress?.clear();
@@ -194,7 +194,11 @@ function hasAuthorizationHeader(headers: Record<string, string>, config: McpServ
   return given.some((name) => name.toLowerCase() === "authorization");
 }
 
-function renderContextFor(stdout: TerminalStream): RenderContext {
+function renderContextFor(stdout: TerminalStream, env: Record<string, string | undefined>): RenderContext {
   // A terminal of unknown size reports 0 columns.
-  return stdout.isTTY ? { columns: stdout.columns || DEFAULT_COLUMNS, terminal: true } : { columns: DEFAULT_COLUMNS, terminal: false };
+  if (stdout.isTTY) return { columns: stdout.columns || DEFAULT_COLUMNS, terminal: true };
+  // A pipe or a file has no width: tables are printed whole, unless $COLUMNS gives one to fit.
+  const given = env.COLUMNS?.trim() ?? "";
+  const columns = /^[1-9]\d{0,5}$/.test(given) ? Number(given) : Infinity;
+  return { columns, terminal: false };
 }

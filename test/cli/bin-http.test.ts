@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
-import { startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
+import { jsonRpcResult, startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
 import { startHttpContractServer, type HttpContractServer } from "../fixtures/http-contract-server.js";
 import { runBin } from "./helpers.js";
 import { closedPort } from "../helpers/ports.js";
@@ -88,6 +88,31 @@ describe("mcpwire over Streamable HTTP", () => {
     expect(stderr).toMatch(/^mcpwire: target: http endpoint http:\/\/127\.0\.0\.1:\d+\/mcp$/m);
     expect(stderr).toMatch(/^ {2}reason: UNAVAILABLE$/m);
     expect(stderr).toMatch(/ECONNREFUSED/);
+  });
+
+  it("tools piped (stdout not a terminal) prints every argument and the whole description; $COLUMNS, if set, is the width", async () => {
+    const args = Array.from({ length: 10 }, (_, index) => `argument${index}`);
+    const description = "Takes many arguments, and says so at some length in this description.";
+    const wide = await startEndpoint((request, res) => {
+      if (request.body?.method !== "tools/list") return false;
+      const properties = Object.fromEntries(args.map((name) => [name, { type: "string" }]));
+      const tool = { name: "wide", description, inputSchema: { type: "object", properties, required: args } };
+      res.writeHead(200, { "content-type": "application/json" }).end(jsonRpcResult(request.body.id, { tools: [tool] }));
+      return true;
+    });
+    try {
+      const piped = await runBin(["tools", wide.url], { env: { COLUMNS: undefined } });
+      expect(piped.code).toBe(ExitCode.OK);
+      expect(piped.stdout).toMatch(new RegExp(`^wide {2}${args.map((name) => `${name}: string`).join(", ")} {2}${description}$`, "m"));
+      expect(piped.stdout).not.toContain("…");
+
+      const fitted = await runBin(["tools", wide.url], { env: { COLUMNS: "70" } });
+      expect(fitted.code).toBe(ExitCode.OK);
+      expect(fitted.stdout).toContain("…");
+      expect(fitted.stdout.trimEnd().split("\n").every((line) => [...line].length <= 70)).toBe(true);
+    } finally {
+      await wide.close();
+    }
   });
 
   it("--env-allow with a URL is a usage error", async () => {

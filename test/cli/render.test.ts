@@ -45,6 +45,14 @@ describe("tables", () => {
     expect(lines[1]).toMatch(/x…/);
   });
 
+  it("cuts nothing when there is no width to fit (Infinity: a pipe or a file)", () => {
+    const args = Array.from({ length: 12 }, (_, index) => `argument${index}?: string`).join(", ");
+    const description = "word ".repeat(30).trimEnd();
+    expect(table(["NAME", "ARGUMENTS", "DESCRIPTION"], [["tool", args, description]], Infinity)).toBe(
+      `NAME  ${"ARGUMENTS".padEnd(args.length)}  DESCRIPTION\ntool  ${args}  ${description}\n`,
+    );
+  });
+
   it("makes cells one line, without control characters", () => {
     const text = table(["NAME", "DESCRIPTION"], [["t", "first line\nsecond\u001b[31m red"]], 80);
     expect(text).toBe("NAME  DESCRIPTION\nt     first line second[31m red\n");
