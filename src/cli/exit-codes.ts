@@ -11,7 +11,7 @@ export const ExitCode = {
   TOOL_ERROR: 1,
   /** The command line is wrong: unknown command or option, missing or extra arguments, bad `key=value`. */
   USAGE: 2,
-  /** The configuration is wrong: a config file that cannot be read or is invalid, a bad server declaration. */
+  /** The configuration is wrong: a config file that cannot be read or is invalid, a bad server declaration, a TLS file that cannot be read. */
   CONFIG: 3,
   /** The server could not be reached: refused connection, a command that does not start, HTTP 5xx. */
   UNAVAILABLE: 4,

@@ -18,7 +18,8 @@ import { logout } from "./auth/logout.js";
 import { openBrowser } from "./auth/open-browser.js";
 import { terminalElicitation, type TerminalElicitation } from "./elicitation/terminal-elicitation.js";
 import { defaultTokenDirectory, fileTokenStore } from "../auth/token-store.js";
-import type { McpServerConfig } from "../config/server-config.js";
+import { ConfigError, type McpServerConfig } from "../config/server-config.js";
+import { fileReadProblem } from "../transport/net/tls-options.js";
 import { isBrowserLogin } from "../config/declared-auth.js";
 import { PACKAGE_VERSION } from "../package-version.js";
 
@@ -83,6 +84,7 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
       env: io.env,
     });
     notAServerNote = target.notAServerNote;
+    checkNetworkFiles(options.network);
     if (verbose) io.stderr.write(`mcpwire: target: ${target.understoodAs}\n`);
     const isLogin = invocation.command === "login" || invocation.command === "logout";
     if (isLogin && !reachedByHttp(target.config)) {
@@ -172,6 +174,18 @@ export async function runCli(io: CliIo): Promise<ExitCodeValue> {
     await client?.close().catch(() => {});
     await auth?.close();
     elicitation?.close();
+  }
+}
+
+/**
+ * A `--ca`, `--cert` or `--key` file that cannot be read is the user's configuration (exit code
+ * 3), said with the flag and the path before anything is reached, not a server that could not be.
+ */
+function checkNetworkFiles(network: CliNetworkOptions): void {
+  const files: [string, { file: string } | undefined][] = [...(network.ca ?? []).map((ca): [string, { file: string }] => ["--ca", ca]), ["--cert", network.cert], ["--key", network.key]];
+  for (const [flag, given] of files) {
+    const problem = given === undefined ? undefined : fileReadProblem(given.file);
+    if (problem !== undefined) throw new ConfigError(`${flag} ${given!.file}: the file could not be read (${problem}); give the path of a readable PEM file`);
   }
 }
 

@@ -3,6 +3,9 @@
  * environment overrides: checked when read, refused on a stdio server, and handed to the
  * transport that `transportFor` builds.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyEnvOverrides } from "../../src/config/env-overrides.js";
 import { parseServerConfig } from "../../src/config/server-config.js";
@@ -38,8 +41,13 @@ describe("declarations", () => {
   });
 
   it("reach the transport: a declared proxy and TLS keys are checked again there", () => {
-    const config = parseServerConfig({ name: "h", transport: "http", url: "https://h/mcp", proxy: false, ca: { file: "/x.pem" } }, where);
+    const ca = join(mkdtempSync(join(tmpdir(), "mcpwire-network-keys-")), "ca.pem");
+    writeFileSync(ca, "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n");
+    const config = parseServerConfig({ name: "h", transport: "http", url: "https://h/mcp", proxy: false, ca: { file: ca } }, where);
     expect(transportFor(config).kind).toBe("streamable-http");
+    // A declared file is only a path when read; the transport refuses one it cannot read.
+    const missing = parseServerConfig({ name: "h", transport: "http", url: "https://h/mcp", ca: { file: `${ca}.missing` } }, where);
+    expect(() => transportFor(missing)).toThrow(/the "ca" file .*ca\.pem\.missing could not be read \(ENOENT\)/);
     // An option given in code is the most specific word, and is checked as the transport checks it.
     expect(() => transportFor(config, { cert: { file: "c.pem" } })).toThrow(/"cert" needs its private key/);
   });

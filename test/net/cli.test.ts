@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpContractServer } from "../fixtures/http-contract-server.js";
 import { runBin } from "../cli/helpers.js";
 import { netTestKit } from "./helpers.js";
+import { ExitCode } from "../../src/cli/exit-codes.js";
+import { closedPort } from "../helpers/ports.js";
 
 const kit = netTestKit();
 let dir: string;
@@ -124,3 +126,36 @@ describe("the proxy variables", () => {
     expect(run.stderr).toContain("HTTP_PROXY must be an http: or https: URL");
   });
 });
+
+describe("TLS files that cannot be read", () => {
+  it("a --ca, --cert or --key file that is not there: a configuration error (exit 3) naming the flag and the path, before connecting", async () => {
+    const port = await closedPort();
+    const missing = join(dir, "absent-ca.pem");
+    const run = await runBin(["tools", `https://127.0.0.1:${port}/mcp`, "--no-proxy", "--ca", missing], { env: NO_PROXY_VARIABLES });
+    expect(run.code).toBe(ExitCode.CONFIG);
+    expect(run.stderr).toBe(`mcpwire: --ca ${missing}: the file could not be read (ENOENT); give the path of a readable PEM file\n`);
+
+    const cert = join(dir, "absent-cert.pem");
+    const key = join(dir, "absent-key.pem");
+    const mutual = await runBin(["tools", `https://127.0.0.1:${port}/mcp`, "--no-proxy", "--cert", cert, "--key", key], { env: NO_PROXY_VARIABLES });
+    expect(mutual.code).toBe(ExitCode.CONFIG);
+    expect(mutual.stderr).toMatch(new RegExp(`^mcpwire: --cert ${escaped(cert)}: the file could not be read \\(ENOENT\\)`));
+  });
+
+  it("a declared cert or key file that is not there: a configuration error (exit 3) naming the key and the path", async () => {
+    const port = await closedPort();
+    const cert = join(dir, "declared-cert.pem");
+    const key = join(dir, "declared-key.pem");
+    await writeFile(cert, "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n");
+    const config = join(dir, "tls-mcp.json");
+    await writeFile(config, JSON.stringify({ mcpServers: { corp: { url: `https://127.0.0.1:${port}/mcp`, cert: { file: cert }, key: { file: key } } } }));
+    const run = await runBin(["tools", "corp", "--config", config], { env: NO_PROXY_VARIABLES });
+    expect(run.code).toBe(ExitCode.CONFIG);
+    expect(run.stderr).toMatch(new RegExp(`^mcpwire: .*the "key" file ${escaped(key)} could not be read \\(ENOENT\\); give the path of a readable PEM file$`, "m"));
+    expect(run.stderr.split("\n")).toHaveLength(2);
+  });
+});
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StreamableHttpTransport, WebSocketTransport, SseTransport } from "../../src/index.js";
+import { McpTransportError, StreamableHttpTransport, WebSocketTransport, SseTransport, connect } from "../../src/index.js";
 import { checkTlsOptions, loadTls } from "../../src/transport/net/tls-options.js";
 import { failure } from "../helpers/failure.js";
 import { testCertificates, type TestCertificates } from "../helpers/test-certificates.js";
@@ -54,6 +54,27 @@ describe("the shapes, checked when the transport is made", () => {
     );
   });
 
+  it("a file that cannot be read is refused when the transport is made: a TypeError naming the option, the path and why", async () => {
+    const missing = join(dir, "no-such-ca.pem");
+    const present = join(dir, "present-ca.pem");
+    await writeFile(present, certs.caCert);
+    const unreadable = (option: string, path: string, code: string) =>
+      new RegExp(`the "${option.replace(/[[\]]/g, "\\$&")}" file ${path.replace(/[.\\/]/g, "\\$&")} could not be read \\(${code}\\); give the path of a readable PEM file`);
+    expect(() => new StreamableHttpTransport("https://a.example/mcp", { ca: { file: missing } })).toThrow(TypeError);
+    expect(() => new StreamableHttpTransport("https://a.example/mcp", { ca: { file: missing } })).toThrow(unreadable("ca", missing, "ENOENT"));
+    expect(() => new SseTransport("https://a.example/sse", { ca: [{ file: present }, { file: missing }] })).toThrow(unreadable("ca[1]", missing, "ENOENT"));
+    expect(() => new WebSocketTransport("wss://a.example/mcp", { cert: { file: missing }, key: certs.clientKey })).toThrow(unreadable("cert", missing, "ENOENT"));
+    expect(() => new StreamableHttpTransport("https://a.example/mcp", { cert: certs.clientCert, key: { file: dir } })).toThrow(unreadable("key", dir, "EISDIR"));
+    // connect() refuses it the same way, before anything is sent: not UNAVAILABLE, as if the server could not be reached.
+    const refused = await connect({ url: "https://a.example/mcp", ca: { file: missing } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(TypeError);
+    expect(refused).not.toBeInstanceOf(McpTransportError);
+    expect((refused as Error).message).toMatch(unreadable("ca", missing, "ENOENT"));
+  });
+
   it("a misspelled option is refused with the nearest name", () => {
     expect(() => new StreamableHttpTransport("https://a.example/mcp", { proxi: false } as never)).toThrow(/"proxi" is not an option \(did you mean "proxy"\?\)/);
     expect(() => new WebSocketTransport("wss://a.example/mcp", { certs: "x" } as never)).toThrow(/"certs" is not an option \(did you mean "cert"\?\)/);
@@ -93,7 +114,7 @@ describe("the material, read when a connection opens", () => {
     expect(material!.ca!.slice(-2).map((pem) => pem.trim())).toEqual([certs.caCert.trim(), certs.otherCaCert.trim()]);
   });
 
-  it("a file that cannot be read is UNAVAILABLE naming it", async () => {
+  it("a file that cannot be read when a connection opens (gone since the transport was made) is UNAVAILABLE naming it", async () => {
     const error = await failure(loadTls(checkTlsOptions({ ca: { file: join(dir, "missing.pem") } }, "T")));
     expect(error.reason).toBe("UNAVAILABLE");
     expect(error.message).toContain(`the "ca" file ${join(dir, "missing.pem")} could not be read (ENOENT)`);

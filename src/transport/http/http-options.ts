@@ -14,7 +14,7 @@ import { describeValue } from "../limits.js";
 import { didYouMean, firstUnknownKey } from "../../util/option-names.js";
 import { isAuthProvider, type AuthProvider } from "./auth-provider.js";
 import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
-import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
+import { TLS_OPTION_NAMES, checkTlsFiles, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
 import { netDispatcher } from "../net/dispatcher.js";
 import { breaksHeaderLine, hasRefusedHeaderChar, isHeaderName } from "../../util/header-syntax.js";
 
@@ -158,6 +158,7 @@ export function resolveHttpOptions(
   const checked = options.auth === undefined || typeof headers !== "function" ? headers : refusingAuthorization(headers);
   const proxy = proxyRules(options.proxy, `${transportName}:`);
   const tls = checkTlsOptions(options, transportName);
+  checkTlsFiles(tls, transportName);
   return { redirect, fetch: options.fetch, headers: checked, auth: options.auth, proxy, tls };
 }
 

@@ -11,9 +11,13 @@
  *
  * Each of `ca`, `cert`, `key` is PEM text (a string or a Buffer) or `{ file: "<path>" }`, read
  * when a connection is made (a rotated certificate is read anew); `ca` may be a list of them.
- * The shapes are checked when the transport is made; a file is read, and the PEM checked, when a
- * connection opens, and a file that cannot be read or does not hold PEM is UNAVAILABLE naming it.
+ * The shapes are checked when the transport is made, and so is that each file can be read: a
+ * missing or unreadable file is the user's configuration, a TypeError naming the option and the
+ * path before anything is sent, not a server that could not be reached. A file is read, and the
+ * PEM checked, when a connection opens; a file that cannot be read then (gone since) or does not
+ * hold PEM is UNAVAILABLE naming it.
  */
+import { accessSync, constants as fsConstants, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 // node:tls is loaded only when TLS options are given (not at import: a cold start pays for it otherwise).
 import type * as TlsModule from "node:tls";
@@ -95,6 +99,49 @@ function checkPemSource(value: unknown, name: string, where: string): void {
     if (Object.keys(value).length === 1 && typeof file === "string" && file !== "") return;
   }
   throw new TypeError(`${where}: "${name}" must be PEM text (a string or a Buffer) or { file: "<path>" }, got ${describeValue(value)}`);
+}
+
+/** A TLS option's file that cannot be read: the option (`ca`, `ca[1]`, `cert`, `key`), the path, and why. */
+export interface UnreadableTlsFile {
+  readonly option: string;
+  readonly file: string;
+  /** The system's code: ENOENT, EACCES, EISDIR... */
+  readonly code: string;
+}
+
+/** Why the file at `path` cannot be read as a PEM file (ENOENT, EACCES, EISDIR...), or undefined when it can. */
+export function fileReadProblem(path: string): string | undefined {
+  try {
+    // A folder passes the access check but not the read; it is said as such.
+    if (statSync(path).isDirectory()) return "EISDIR";
+    accessSync(path, fsConstants.R_OK);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? "unreadable";
+  }
+}
+
+/** The first of the checked options' files that cannot be read now, if any. */
+export function unreadableTlsFile(settings: TlsSettings | undefined): UnreadableTlsFile | undefined {
+  if (settings === undefined) return undefined;
+  const named: [string, PemSource | undefined][] = [
+    ...(settings.ca ?? []).map((source, index): [string, PemSource] => [settings.ca!.length > 1 ? `ca[${index}]` : "ca", source]),
+    ["cert", settings.cert],
+    ["key", settings.key],
+  ];
+  for (const [option, source] of named) {
+    if (typeof source !== "object" || source === null || source instanceof Uint8Array) continue;
+    const code = fileReadProblem(source.file);
+    if (code !== undefined) return { option, file: source.file, code };
+  }
+  return undefined;
+}
+
+/** Refuses, as a TypeError naming the option and the path, a TLS file that cannot be read when the transport is made. */
+export function checkTlsFiles(settings: TlsSettings | undefined, where: string): void {
+  const unreadable = unreadableTlsFile(settings);
+  if (unreadable === undefined) return;
+  throw new TypeError(`${where}: the "${unreadable.option}" file ${unreadable.file} could not be read (${unreadable.code}); give the path of a readable PEM file`);
 }
 
 /**

@@ -34,7 +34,7 @@ import { didYouMean } from "../../util/option-names.js";
 import { checkWholeNumber } from "../../util/whole-number.js";
 import { hasRefusedHeaderChar, isHeaderName } from "../../util/header-syntax.js";
 import { proxyRules, type ProxyOption, type ProxyRules } from "../net/proxy-rules.js";
-import { TLS_OPTION_NAMES, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
+import { TLS_OPTION_NAMES, checkTlsFiles, checkTlsOptions, loadTls, type TlsOptions, type TlsSettings } from "../net/tls-options.js";
 import { connectFailure } from "../net/network-failures.js";
 import { notHttpAnswerIn } from "../common/not-http-answer.js";
 import { tunnelConnection } from "./tunnel-connection.js";
@@ -160,6 +160,7 @@ export class WebSocketTransport implements McpTransport {
     this.closeTimeoutMs = checkDeadline("closeTimeoutMs", options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.proxy = proxyRules(options.proxy, "WebSocketTransport:");
     this.tls = checkTlsOptions(options, "WebSocketTransport");
+    checkTlsFiles(this.tls, "WebSocketTransport");
   }
 
   async open(events: ConnectionEvents, options: OpenOptions): Promise<McpConnection> {
