@@ -3,6 +3,9 @@
  * contract server (the official SDK's server transport) and a scripted endpoint that records
  * the headers it receives.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "../../src/cli/exit-codes.js";
 import { jsonRpcResult, startEndpoint, type ScriptedEndpoint } from "../fixtures/http-endpoint.js";
@@ -112,6 +115,23 @@ describe("mcpwire over Streamable HTTP", () => {
       expect(fitted.stdout.trimEnd().split("\n").every((line) => [...line].length <= 70)).toBe(true);
     } finally {
       await wide.close();
+    }
+  });
+
+  it("a Streamable HTTP server declared with type \"sse\": the one line says to use type \"http\", not a bare HTTP 400", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mcpwire-declared-sse-"));
+    try {
+      const config = join(dir, "mcp.json");
+      await writeFile(config, JSON.stringify({ mcpServers: { handbook: { type: "sse", url: server.url } } }));
+      const { code, stdout, stderr } = await runBin(["tools", "handbook", "--config", config]);
+      expect(code).toBe(ExitCode.PROTOCOL);
+      expect(stdout).toBe("");
+      // One line; the server's own words are left to --verbose.
+      expect(stderr.split("\n")).toHaveLength(2);
+      expect(stderr).toMatch(/^mcpwire: the endpoint answered HTTP 400 to the legacy SSE GET \(the request for the SSE stream\); /);
+      expect(stderr).toContain(`if it is a Streamable HTTP endpoint, use type "http" (or leave the type out to let mcpwire choose; in code, HttpTransport)`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -38,6 +38,30 @@ import { IncomingBatches } from "../common/incoming-batches.js";
 export const SSE_KIND = "sse";
 
 const STREAM = "the SSE stream";
+
+/**
+ * The answers a Streamable HTTP endpoint gives a GET without a session (basic/transports,
+ * 2025-03-26): 405, "the server does not offer an SSE stream at this endpoint", and 400, as
+ * "Servers that require a session ID SHOULD respond to requests without an Mcp-Session-Id header
+ * (other than initialization) with HTTP 400 Bad Request". A legacy SSE endpoint answers neither
+ * (a 404 is a wrong path, a 401 wants credentials: said as they are).
+ */
+const STREAMABLE_GET_REFUSALS: readonly number[] = [400, 405];
+
+/**
+ * A refusal of the legacy GET that reads as "this is a Streamable HTTP endpoint" says so, with
+ * what to declare instead. Ours only: the server's own text stays in `serverMessage`. The fields
+ * (status, JSON-RPC error) are kept, so the fallback of HttpTransport still reads them.
+ */
+function withStreamableHint(failure: McpTransportError): McpTransportError {
+  const status = failure.httpStatus;
+  if (status === undefined || !STREAMABLE_GET_REFUSALS.includes(status)) return failure;
+  return failure.with(
+    {},
+    `the endpoint answered HTTP ${status} to the legacy SSE GET (the request for ${STREAM}); if it is a Streamable HTTP endpoint, ` +
+      `use type "http" (or leave the type out to let mcpwire choose; in code, HttpTransport)`,
+  );
+}
 const ENDPOINT_EVENT = "endpoint";
 
 type State = "opening" | "open" | "closing" | "ended";
@@ -218,7 +242,7 @@ export class SseConnection implements McpConnection {
       { redirect: this.options.redirect, userHeaders, what: STREAM },
     );
     const failure = await statusFailure(response, { what: `the request for ${STREAM}` });
-    if (failure) throw failure;
+    if (failure) throw withStreamableHint(failure);
     try {
       checkContentType(response, [SSE_MEDIA_TYPE], { what: `the request for ${STREAM}` });
     } catch (error) {
