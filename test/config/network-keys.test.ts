@@ -3,10 +3,10 @@
  * environment overrides: checked when read, refused on a stdio server, and handed to the
  * transport that `transportFor` builds.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { applyEnvOverrides } from "../../src/config/env-overrides.js";
 import { parseServerConfig } from "../../src/config/server-config.js";
 import { transportFor } from "../../src/index.js";
@@ -41,7 +41,9 @@ describe("declarations", () => {
   });
 
   it("reach the transport: a declared proxy and TLS keys are checked again there", () => {
-    const ca = join(mkdtempSync(join(tmpdir(), "mcpwire-network-keys-")), "ca.pem");
+    const folder = mkdtempSync(join(tmpdir(), "mcpwire-network-keys-"));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const ca = join(folder, "ca.pem");
     writeFileSync(ca, "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n");
     const config = parseServerConfig({ name: "h", transport: "http", url: "https://h/mcp", proxy: false, ca: { file: ca } }, where);
     expect(transportFor(config).kind).toBe("streamable-http");
