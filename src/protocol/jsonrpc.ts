@@ -126,16 +126,6 @@ export function parseMessage(text: string): JsonRpcMessage {
   return toMessage(parseJson(text));
 }
 
-/**
- * Parses the text of one message, or of a JSON-RPC batch where the revision in use allows
- * servers to send them (2025-03-26 only): a batch is the messages it holds, in order.
- */
-export function parseMessages(text: string, acceptsBatches: boolean): JsonRpcMessage[] {
-  const value = parseJson(text);
-  if (acceptsBatches && Array.isArray(value) && value.length > 0) return value.map(toMessage);
-  return [toMessage(value)];
-}
-
 /** The JSON value of a text off the wire, or PROTOCOL (without the text) when it is not JSON. */
 export function parseJson(text: string): unknown {
   try {

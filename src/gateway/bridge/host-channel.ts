@@ -15,16 +15,19 @@
  * order, and its requests are answered together, on one line holding the array of their answers,
  * once the last is answered (JSON-RPC 2.0, "Batch"; batch-answers.ts); a batch of notifications
  * and responses only is answered with nothing. A single message is answered on its own line. A
- * batch holding `initialize` is refused ("The initialize request MUST NOT be part of a JSON-RPC
- * batch", lifecycle). In any other revision a batch is a line that is not JSON-RPC.
+ * member that is not one JSON-RPC message spoils only itself, as on the HTTP front
+ * (../batch-members.ts): its Invalid Request error goes in the batch's array, and the others are
+ * taken. An empty batch, one holding `initialize` ("The initialize request MUST NOT be part of a
+ * JSON-RPC batch", lifecycle) or one mixing responses with requests is refused whole with one
+ * -32600 error, not an array. In any other revision a batch is a line that is not JSON-RPC.
  *
  * A host that stops reading its stdout stops the bridge reading its stdin: no new request is
  * taken until stdout drains, so what waits in memory is bounded by the requests already in
  * flight, not by what the host keeps sending.
  */
-import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, isRequest, parseMessages, serializeMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
-import { Method } from "../../protocol/methods.js";
+import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, isRequest, parseJson, serializeMessage, toMessage, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { LineFramer } from "../../transport/stdio/line-framer.js";
+import { sortMembers } from "../batch-members.js";
 import { BatchAnswers, type HostAnswer } from "./batch-answers.js";
 
 export interface HostChannelEvents {
@@ -102,23 +105,47 @@ export class HostChannel {
       return this.events.unreadable("a line that is not UTF-8", false);
     }
     if (line.trim() === "") return;
-    let messages: JsonRpcMessage[];
+    let value: unknown;
     try {
-      messages = parseMessages(line, this.events.acceptsBatches?.() ?? false);
+      value = parseJson(line);
     } catch (error) {
-      // parseMessages's message says what was wrong without the text itself.
-      this.answer(JSONRPC_PARSE_ERROR, `a line on stdin is not a JSON-RPC message: ${(error as Error).message}`);
-      return this.events.unreadable("a line that is not JSON-RPC", false);
+      return this.notJsonRpc(error);
     }
-    const batch = line.trimStart().startsWith("[");
-    if (batch && messages.some((m) => isRequest(m) && m.method === Method.initialize)) {
-      this.answer(JSONRPC_INVALID_REQUEST, "initialize must not be part of a batch (2025-03-26 lifecycle); nothing of the batch was taken");
-      return this.events.unreadable("a batch holding initialize", false);
+    if (Array.isArray(value) && (this.events.acceptsBatches?.() ?? false)) return this.readBatch(value);
+    let message: JsonRpcMessage;
+    try {
+      message = toMessage(value);
+    } catch (error) {
+      return this.notJsonRpc(error);
     }
-    if (!batch) return this.events.message(messages[0]!, this.alone);
+    this.events.message(message, this.alone);
+  }
+
+  /**
+   * A batch line in 2025-03-26, sorted as the HTTP front sorts a POSTed one (batch-members.ts): a
+   * member that is not JSON-RPC gets its Invalid Request answer in the batch's array, and the
+   * others are taken; what spoils the batch as a whole is one error, not an array.
+   */
+  private readBatch(batch: unknown[]): void {
+    const members = sortMembers(batch);
+    if (typeof members === "string") {
+      this.answer(JSONRPC_INVALID_REQUEST, `a batch on stdin was refused, nothing of it was taken: ${members}`);
+      return this.events.unreadable("a batch refused whole", false);
+    }
     const answers = new BatchAnswers((responses) => this.writeLine(`[${responses.map(serializeMessage).join(",")}]`));
-    for (const message of messages) this.events.message(message, isRequest(message) ? answers.member() : this.alone);
+    for (const invalid of members.invalid) {
+      answers.member().send(invalid);
+      this.events.unreadable("a batch member that is not JSON-RPC", false);
+    }
+    for (const message of members.messages) this.events.message(message, isRequest(message) ? answers.member() : this.alone);
     answers.seal();
+  }
+
+  /** A line that is not JSON, or not one JSON-RPC message (nor a batch where batches are taken). */
+  private notJsonRpc(error: unknown): void {
+    // The parse's message says what was wrong without the text itself.
+    this.answer(JSONRPC_PARSE_ERROR, `a line on stdin is not a JSON-RPC message: ${(error as Error).message}`);
+    this.events.unreadable("a line that is not JSON-RPC", false);
   }
 
   private answer(code: number, message: string): void {

@@ -1,6 +1,6 @@
 /**
  * The one reply to a POSTed 2025-03-26 batch holding requests (or members that are not JSON-RPC,
- * each answered here at once, batch-members.ts), shared by its requests (transports,
+ * each answered here at once, ../batch-members.ts), shared by its requests (transports,
  * "Sending Messages to the Server": "If the input contains any number of JSON-RPC requests, the
  * server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or
  * Content-Type: application/json"). Each request forwarded from the batch has its share

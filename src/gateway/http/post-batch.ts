@@ -9,7 +9,7 @@
  * caller that sends no `MCP-Protocol-Version` (the revision a server assumes then) or names
  * 2025-03-26; anything else is refused, 400, as before.
  *
- * A batch is checked whole before anything of it is handed on (batch-members.ts): not empty, no
+ * A batch is checked whole before anything of it is handed on (../batch-members.ts): not empty, no
  * `initialize` ("The initialize request MUST NOT be part of a JSON-RPC batch", lifecycle), and
  * not responses mixed with requests or notifications. A member that is not one JSON-RPC message
  * spoils only itself: it gets an Invalid Request answer of its own, and the others are taken
@@ -22,7 +22,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { JSONRPC_INVALID_REQUEST, isNotification, isRequest, isResponse, type JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { BATCH_REVISION, isModernRevision, revisionAcceptsBatches } from "../../protocol/revisions.js";
 import type { Relay } from "../relay.js";
-import { sortMembers } from "./batch-members.js";
+import { sortMembers } from "../batch-members.js";
 import { BatchReply } from "./batch-reply.js";
 import { headerValue, metaRevisionOf, sessionVersionRefusal } from "./era-of-request.js";
 import { SESSION_NOT_FOUND_CODE, jsonRpcError } from "./failure-answers.js";

@@ -15,7 +15,7 @@ import { startStdioBridge, type StdioBridge } from "../../../src/gateway/bridge/
 import { StreamableHttpTransport } from "../../../src/transport/http/streamable-http.js";
 import { closedAfterEach } from "../../helpers/owned.js";
 import { ECHO_TARGET, startGateway } from "../helpers/gateway-fixture.js";
-import type { Message } from "./bridge-process.js";
+import { startBridge, type Message } from "./bridge-process.js";
 
 const own = closedAfterEach(30_000);
 const bridges: StdioBridge[] = [];
@@ -128,6 +128,63 @@ describe("a 2025-03-26 host", () => {
     expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32600 }) })]);
     expect(host.messages.some((m) => m.id === 1 || m.id === 9)).toBe(false);
   }, 30_000);
+  // JSON-RPC 2.0, "Batch": "rpc call with invalid Batch" ([1,2,3]) is answered with an array of
+  // three Invalid Request errors; a batch holding {"foo": "boo"} gets the valid members' responses
+  // plus an Invalid Request error for it, in id null ("If there was an error in detecting the id
+  // in the Request object (e.g. Parse error/Invalid Request), it MUST be Null").
+  it("answers each member that is not JSON-RPC with an Invalid Request error in the batch's array, and forwards the others", async () => {
+    const host = await hostIn("2025-03-26");
+    host.line(
+      JSON.stringify([
+        echo(1),
+        { foo: "boo" },
+        7,
+        // Reads as a request with a valid id: answered in it.
+        { jsonrpc: "2.0", id: 5, method: 3 },
+        // An id of the wrong type, and a malformed response (its id is not one of the host's): null.
+        { jsonrpc: "2.0", id: { no: 1 }, method: "echo" },
+        { jsonrpc: "2.0", id: 6, result: "not an object" },
+        { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1 } },
+        echo(2),
+      ]),
+    );
+    const answers = await host.arrayLine();
+    expect(answers).toHaveLength(7);
+    expect(answers.find((m) => m.id === 1)).toMatchObject({ result: { line: expect.stringContaining('"n":1') } });
+    expect(answers.find((m) => m.id === 2)).toMatchObject({ result: { line: expect.stringContaining('"n":2') } });
+    const invalid = { error: expect.objectContaining({ code: -32600 }) };
+    expect(answers.filter((m) => "error" in m).map((m) => m.id)).toEqual([null, null, 5, null, null]);
+    expect(answers.filter((m) => "error" in m)).toEqual(Array.from({ length: 5 }, () => expect.objectContaining(invalid)));
+    // Nothing of the batch was answered on a line of its own, and the invalid members reached no one.
+    expect(host.lines.filter((line) => !Array.isArray(line))).toHaveLength(1);
+    expect(host.messages.filter((m) => m.id === 5)).toHaveLength(1);
+    expect(host.messages.filter((m) => m.id === 6)).toEqual([]);
+  }, 30_000);
+
+  it("answers a batch of invalid members and notifications with an array of the errors alone", async () => {
+    const host = await hostIn("2025-03-26");
+    host.line("[1,2,3]");
+    const answers = await host.arrayLine();
+    expect(answers).toEqual(Array.from({ length: 3 }, () => expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) })));
+    host.line(JSON.stringify([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1 } }, { foo: "boo" }]));
+    await expect.poll(() => host.lines.filter((line) => Array.isArray(line)).length, { timeout: 10_000 }).toBe(2);
+    expect(host.lines.filter((line) => Array.isArray(line))[1]).toEqual([expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) })]);
+  }, 30_000);
+
+  it("is refused an empty batch or one mixing responses with requests with one -32600 error (not an array), and a line that is not JSON with -32700", async () => {
+    const host = await hostIn("2025-03-26");
+    // JSON-RPC 2.0, "Batch": "If the batch rpc call itself fails to be recognized as an valid JSON
+    // or as an Array with at least one value, the response from the Server MUST be a single
+    // Response object"; the 2025-03-26 schema has no batch mixing responses with requests.
+    host.line("[]");
+    host.line(JSON.stringify([echo(1), { jsonrpc: "2.0", id: 77, result: {} }]));
+    host.line('[{"jsonrpc": "2.0", "method": "echo"},{"jsonrpc": "2.0", "method"]');
+    host.line(JSON.stringify(echo(3)));
+    await host.answer(3);
+    expect(host.lines.filter((line) => Array.isArray(line))).toEqual([]);
+    expect(host.messages.filter((m) => m.id === null).map((m) => m.error?.code)).toEqual([-32600, -32600, -32700]);
+    expect(host.messages.some((m) => m.id === 1 || m.id === 77)).toBe(false);
+  }, 30_000);
 });
 
 describe("a 2025-06-18 host", () => {
@@ -138,5 +195,34 @@ describe("a 2025-06-18 host", () => {
     await host.answer(3);
     expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32700 }) })]);
     expect(host.messages.some((m) => m.id === 1)).toBe(false);
+  }, 30_000);
+
+  it("is answered with one error, not an array, to a batch line holding a member that is not JSON-RPC", async () => {
+    const host = await hostIn("2025-06-18");
+    host.line(JSON.stringify([echo(1), { foo: "boo" }]));
+    host.line(JSON.stringify(echo(3)));
+    await host.answer(3);
+    expect(host.lines.filter((line) => Array.isArray(line))).toEqual([]);
+    expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32700 }) })]);
+    expect(host.messages.some((m) => m.id === 1)).toBe(false);
+  }, 30_000);
+});
+
+describe("a 2025-03-26 host of the built command (mcpwire gateway <url> --stdio)", () => {
+  it("gets the batch's array with an Invalid Request error for a member that is not JSON-RPC beside the answer to the valid one", async () => {
+    const { url } = own(await startGateway({ target: ECHO_TARGET }));
+    const bridge = startBridge(url);
+    try {
+      bridge.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "h", version: "1" } } });
+      expect(await bridge.answer(0)).toMatchObject({ result: { protocolVersion: "2025-03-26" } });
+      bridge.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      bridge.child.stdin!.write(`${JSON.stringify([{ foo: "boo" }, echo(1)])}\n`);
+      const answers = (await bridge.next((line) => Array.isArray(line), "the batch's array")) as unknown as Message[];
+      expect(answers).toHaveLength(2);
+      expect(answers.find((m) => m.id === 1)).toMatchObject({ result: { line: expect.stringContaining('"n":1') } });
+      expect(answers.find((m) => m.id === null)).toMatchObject({ error: { code: -32600 } });
+    } finally {
+      await bridge.stop();
+    }
   }, 30_000);
 });

@@ -1,19 +1,22 @@
 /**
- * The members of a POSTed batch sorted before anything of it is handed on: those that are
- * JSON-RPC messages, and an Invalid Request answer for each that is not. JSON-RPC 2.0, "Batch":
- * "The Server should respond with an Array containing the corresponding Response objects", and its
- * example answers a batch holding `{"foo": "boo"}` with the valid members' responses plus an
- * Invalid Request error for that one; a bad member does not spoil the others.
+ * The members of a 2025-03-26 JSON-RPC batch sorted before anything of it is handed on: those that
+ * are JSON-RPC messages, and an Invalid Request answer for each that is not. The one rule for both
+ * of the gateway's fronts that take batches: a POSTed body (http/post-batch.ts) and a host's line
+ * on the bridge's stdin (bridge/host-channel.ts). JSON-RPC 2.0, "Batch": "The Server should respond
+ * with an Array containing the corresponding Response objects", and its example answers a batch
+ * holding `{"foo": "boo"}` with the valid members' responses plus an Invalid Request error for
+ * that one; a bad member does not spoil the others.
  *
  * What is wrong with the batch as a whole still refuses all of it: an empty array ("an empty
  * Array ... is an Invalid Request", answered with one error, not an array), `initialize` in it
  * ("The initialize request MUST NOT be part of a JSON-RPC batch", 2025-03-26 lifecycle), and
- * responses mixed with requests or notifications (the 2025-03-26 POST body is "an array batching
- * one or more requests and/or notifications" or "an array batching one or more responses").
+ * responses mixed with requests or notifications (the 2025-03-26 schema's batches are
+ * `JSONRPCBatchRequest`, "(JSONRPCRequest | JSONRPCNotification)[]", or `JSONRPCBatchResponse`;
+ * the POST body is "an array batching one or more requests and/or notifications" or "an array
+ * batching one or more responses").
  */
-import { JSONRPC_INVALID_REQUEST, isId, isRequest, isResponse, toMessage, type JsonRpcFailure, type JsonRpcMessage, type RequestId } from "../../protocol/jsonrpc.js";
-import { Method } from "../../protocol/methods.js";
-import { jsonRpcError } from "./failure-answers.js";
+import { JSONRPC_INVALID_REQUEST, isId, isRequest, isResponse, toMessage, type JsonRpcFailure, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { Method } from "../protocol/methods.js";
 
 export interface BatchMembers {
   /** The members that are JSON-RPC messages, in the batch's order. */
@@ -30,7 +33,11 @@ export function sortMembers(batch: unknown[]): BatchMembers | string {
     try {
       members.messages.push(toMessage(value));
     } catch {
-      members.invalid.push(jsonRpcError(idOf(value), JSONRPC_INVALID_REQUEST, `Invalid Request: member ${index} of the batch is not one JSON-RPC 2.0 message; it was not handed on`));
+      members.invalid.push({
+        jsonrpc: "2.0",
+        id: idOf(value),
+        error: { code: JSONRPC_INVALID_REQUEST, message: `Invalid Request: member ${index} of the batch is not one JSON-RPC 2.0 message; it was not handed on` },
+      });
     }
   }
   if (members.messages.some((m) => isRequest(m) && m.method === Method.initialize)) {
