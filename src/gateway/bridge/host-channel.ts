@@ -20,6 +20,8 @@
  * taken. An empty batch, one holding `initialize` ("The initialize request MUST NOT be part of a
  * JSON-RPC batch", lifecycle) or one mixing responses with requests is refused whole with one
  * -32600 error, not an array. In any other revision a batch is a line that is not JSON-RPC.
+ * A line that is not JSON is answered Parse error (-32700); JSON that is not one JSON-RPC message,
+ * Invalid Request (-32600), as JSON-RPC 2.0's error codes tell the two apart.
  *
  * A host that stops reading its stdout stops the bridge reading its stdin: no new request is
  * taken until stdout drains, so what waits in memory is bounded by the requests already in
@@ -109,14 +111,15 @@ export class HostChannel {
     try {
       value = parseJson(line);
     } catch (error) {
-      return this.notJsonRpc(error);
+      return this.refuse(JSONRPC_PARSE_ERROR, "a line that is not JSON", error);
     }
     if (Array.isArray(value) && (this.events.acceptsBatches?.() ?? false)) return this.readBatch(value);
     let message: JsonRpcMessage;
     try {
       message = toMessage(value);
     } catch (error) {
-      return this.notJsonRpc(error);
+      // JSON, but not a request: JSON-RPC 2.0 answers that Invalid Request, keeping Parse error for text that is not JSON.
+      return this.refuse(JSONRPC_INVALID_REQUEST, "a line that is not JSON-RPC", error);
     }
     this.events.message(message, this.alone);
   }
@@ -142,10 +145,10 @@ export class HostChannel {
   }
 
   /** A line that is not JSON, or not one JSON-RPC message (nor a batch where batches are taken). */
-  private notJsonRpc(error: unknown): void {
+  private refuse(code: number, what: string, error: unknown): void {
     // The parse's message says what was wrong without the text itself.
-    this.answer(JSONRPC_PARSE_ERROR, `a line on stdin is not a JSON-RPC message: ${(error as Error).message}`);
-    this.events.unreadable("a line that is not JSON-RPC", false);
+    this.answer(code, `a line on stdin is not a JSON-RPC message: ${(error as Error).message}`);
+    this.events.unreadable(what, false);
   }
 
   private answer(code: number, message: string): void {

@@ -188,12 +188,12 @@ describe("a 2025-03-26 host", () => {
 });
 
 describe("a 2025-06-18 host", () => {
-  it("is answered with an error to a batch line, which is not forwarded", async () => {
+  it("is answered with an Invalid Request error to a batch line, which is not forwarded", async () => {
     const host = await hostIn("2025-06-18");
     host.line(JSON.stringify([echo(1)]));
     host.line(JSON.stringify(echo(3)));
     await host.answer(3);
-    expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32700 }) })]);
+    expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32600 }) })]);
     expect(host.messages.some((m) => m.id === 1)).toBe(false);
   }, 30_000);
 
@@ -203,8 +203,19 @@ describe("a 2025-06-18 host", () => {
     host.line(JSON.stringify(echo(3)));
     await host.answer(3);
     expect(host.lines.filter((line) => Array.isArray(line))).toEqual([]);
-    expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32700 }) })]);
+    expect(host.messages.filter((m) => m.id === null)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32600 }) })]);
     expect(host.messages.some((m) => m.id === 1)).toBe(false);
+  }, 30_000);
+
+  it("is answered -32600 (Invalid Request) to a line of JSON that is not JSON-RPC, and -32700 (Parse error) only to one that is not JSON", async () => {
+    // JSON-RPC 2.0, "Error object": -32700 "Invalid JSON was received by the server"; -32600
+    // "The JSON sent is not a valid Request object" (its example: {"foo": "boo"}).
+    const host = await hostIn("2025-06-18");
+    host.line(JSON.stringify({ foo: "boo" }));
+    host.line("{not json");
+    host.line(JSON.stringify(echo(3)));
+    await host.answer(3);
+    expect(host.messages.filter((m) => m.id === null).map((m) => m.error?.code)).toEqual([-32600, -32700]);
   }, 30_000);
 });
 
