@@ -8,6 +8,7 @@
  */
 import type { ParseArgsConfig } from "node:util";
 import { splitCommandLine as splitWords } from "../../config/shell-words.js";
+import { McpTransportError } from "../../errors.js";
 import { createGateway, type Gateway } from "../../gateway/gateway.js";
 import type { GatewayOptions } from "../../gateway/gateway-options.js";
 import { onShutdownSignals } from "../../gateway/ops/shutdown-signals.js";
@@ -141,7 +142,7 @@ export async function runHttpGatewayCli(argv: readonly string[], io: HttpGateway
   try {
     await gateway.listen();
   } catch (error) {
-    io.stderr.write(`mcpwire gateway: cannot listen on ${options.listen ?? "127.0.0.1:8080"} (${(error as NodeJS.ErrnoException).code ?? "error"})\n`);
+    io.stderr.write(`mcpwire gateway: ${listenFailure(error, options)}\n`);
     await gateway.drain.hurry();
     shutdown.dispose();
     return ExitCode.UNAVAILABLE;
@@ -150,6 +151,20 @@ export async function runHttpGatewayCli(argv: readonly string[], io: HttpGateway
   const code = await shutdown.exitCode;
   shutdown.dispose();
   return code;
+}
+
+/**
+ * Which address could not be listened on, and why (the errno code). The gateway listens on two:
+ * the MCP port fails with Node's own error, and the admin server (started after it) with an
+ * McpTransportError of its own, its errno in `cause`. Naming the MCP port for the admin's failure
+ * would send the operator looking at a port that was free.
+ */
+function listenFailure(error: unknown, options: GatewayOptions): string {
+  if (error instanceof McpTransportError && options.adminListen !== undefined) {
+    const code = (error.cause as NodeJS.ErrnoException | undefined)?.code ?? "error";
+    return `cannot listen on ${options.adminListen}, the --admin-listen address (${code})`;
+  }
+  return `cannot listen on ${options.listen ?? "127.0.0.1:8080"} (${(error as NodeJS.ErrnoException).code ?? "error"})`;
 }
 
 /** The options the command line and the variables give; "help" for `--help`. */

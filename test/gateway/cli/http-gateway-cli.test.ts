@@ -117,6 +117,18 @@ describe("mcpwire gateway <target>", () => {
     for (const line of gateway.lines.filter((entry) => entry.event === "child_spawned")) expect(alive(Number(line.pid))).toBe(false);
   }, 30_000);
 
+  it("exits 4 naming the --admin-listen address, not the MCP one, when the admin address is taken", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    own({ close: () => new Promise<void>((resolve) => taken.close(() => resolve())) });
+    const { port } = taken.address() as net.AddressInfo;
+    const gateway = own(runGateway([TARGET, "--listen", "127.0.0.1:0", "--admin-listen", `127.0.0.1:${port}`, "--pool-min", "0"]));
+    expect((await gateway.exited).code).toBe(4);
+    expect(gateway.stderr()).toContain(`cannot listen on 127.0.0.1:${port}, the --admin-listen address (EADDRINUSE)`);
+    expect(gateway.stderr()).not.toContain("cannot listen on 127.0.0.1:0");
+    for (const pid of gateway.spawnedPids()) expect(alive(pid)).toBe(false);
+  }, 30_000);
+
   it("prints its help and exits 0", async () => {
     const gateway = own(runGateway(["--help"]));
     let out = "";
