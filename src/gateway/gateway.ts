@@ -169,8 +169,10 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
       closeChildren: async (hurry) => {
         const loaded = await coreReady.catch(() => undefined);
         if (loaded !== undefined) {
-          await loaded.childrenStarted;
-          await Promise.all([loaded.sessions.close(), loaded.children.close(hurry)]);
+          // Closed first, then their start waited for: the start settles at the close. Waiting for
+          // it first held the drain for good when the server never answered its probe (the pool
+          // kept respawning it, and nothing but the close ends its start).
+          await Promise.all([loaded.sessions.close(), loaded.children.close(hurry), loaded.childrenStarted]);
         }
         telemetry.close();
       },

@@ -20,6 +20,9 @@ export const ECHO_TARGET: GatewayTarget = { command: process.execPath, args: [pa
 /** A small legacy server in plain JavaScript (starts in milliseconds): `echo`, `sleep` (never answers), `exit`. */
 export const MINI_TARGET: GatewayTarget = { command: process.execPath, args: [path("../../fixtures/stdio-exits-mid-call.mjs")] };
 
+/** A server that starts reading its stdin only after ten minutes: no probe of it is answered within a test. */
+export const SILENT_TARGET: GatewayTarget = { command: process.execPath, args: [path("../../fixtures/stdio-never-answers.mjs"), "--slow-start", "600000"] };
+
 export interface RunningGateway {
   gateway: Gateway;
   /** `http://127.0.0.1:<port>/mcp` */

@@ -6,7 +6,7 @@
 import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { closedAfterEach } from "../../helpers/owned.js";
-import { alive, MODERN_TARGET, startGateway } from "../helpers/gateway-fixture.js";
+import { alive, MODERN_TARGET, SILENT_TARGET, startGateway } from "../helpers/gateway-fixture.js";
 import { modernCall } from "../helpers/modern-post.js";
 
 // close() is idempotent: what a test closed itself is closed again, at no cost, after it.
@@ -35,6 +35,17 @@ describe("close()", () => {
     });
     expect(refused).toBe(true);
   }, 60_000);
+
+  it("ends, with no child left, while the server has not answered its first probe yet", async () => {
+    const running = own(await startGateway({ target: SILENT_TARGET, drainDelayMs: 0 }));
+    await expect.poll(() => running.spawnedPids().length, { timeout: 20_000 }).toBe(1);
+    const [pid] = running.spawnedPids();
+    // The probe waits up to 30 s and the pool then spawns the server again: nothing but the close
+    // may end the pool's start, so the close must not wait for the start first.
+    await running.close();
+    expect(alive(pid!)).toBe(false);
+    expect(running.spawnedPids()).toEqual([pid]);
+  }, 20_000);
 
   it("refuses new requests with 503 once the drain delay is over, and waits for those in flight", async () => {
     const running = own(await startGateway({ target: MODERN_TARGET, drainDelayMs: 0, drainMs: 60_000 }));
