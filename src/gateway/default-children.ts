@@ -68,6 +68,9 @@ export const defaultChildren: GatewayChildrenFactory = (options, { telemetry, re
     openSessionChild: (owner, principal) =>
       new SessionRelay({ command, owner, principal, limits, telemetry, childStderr: options.childStderr, sessionId: owner.sessionId }),
     async start() {
+      // The first probe may take long (a server on a slow start, or one that never answers): till
+      // then /readyz says so, not the readiness's "not reported yet", which names no cause.
+      report();
       await Promise.all(pools.map((pool) => pool.start()));
       report();
     },

@@ -5,7 +5,7 @@
  */
 import { expect, it } from "vitest";
 import { closedAfterEach } from "../../helpers/owned.js";
-import { MODERN_TARGET, startGateway } from "../helpers/gateway-fixture.js";
+import { MODERN_TARGET, SILENT_TARGET, startGateway } from "../helpers/gateway-fixture.js";
 import { modernCall } from "../helpers/modern-post.js";
 import { rawRequest } from "../helpers/raw-http.js";
 
@@ -27,4 +27,15 @@ it("serves the admin endpoints on adminListen, with the front's requests and rej
   expect(metrics).toMatch(/mcpwire_gateway_requests_total\{[^}]*era="modern"[^}]*method="tools\/call"[^}]*outcome="ok"[^}]*\} 1/);
   expect(metrics).toMatch(/mcpwire_gateway_rejections_total\{cause="host"\} 1/);
   expect(metrics).toMatch(/mcpwire_gateway_ready 1/);
+}, 60_000);
+
+it("says on /readyz, while the first probe is unanswered, that no server process answered it yet", async () => {
+  const running = own(await startGateway({ target: SILENT_TARGET, adminListen: "127.0.0.1:0" }));
+  const admin = running.gateway.adminUrl!;
+  const readyz = async () => {
+    const answer = await fetch(`${admin}/readyz`);
+    return `${answer.status} ${await answer.text()}`;
+  };
+  // The README's words for this state, not the readiness's placeholder ("pool: not reported yet").
+  await expect.poll(readyz, { timeout: 10_000 }).toBe("503 not ready: pool: no server process answered its probe yet\n");
 }, 60_000);
