@@ -591,8 +591,13 @@ export class ChildPool implements Relay {
           exited: (exit) => this.onExit(member, exit),
         },
       });
-    } catch {
-      // Not started at all (no such command, say): like an exit before the probe.
+    } catch (error) {
+      // Not started at all (no such command, say): like an exit before the probe. No process
+      // means no child_spawned or child_exited line, so this note is the only place an operator
+      // learns why the pool crash-loops. The message is the stdio transport's own: it names the
+      // command, never its arguments or environment.
+      const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+      this.options.telemetry?.note("child_spawn_failed", { era: this.era, ...(code === undefined ? {} : { code }), message: (error as Error).message });
       this.members.delete(member);
       this.childLost(member);
       return;

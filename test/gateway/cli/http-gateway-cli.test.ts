@@ -129,6 +129,20 @@ describe("mcpwire gateway <target>", () => {
     for (const pid of gateway.spawnedPids()) expect(alive(pid)).toBe(false);
   }, 30_000);
 
+  it("says in its log why the server cannot be started (no such command), not only that it crash-loops", async () => {
+    const gateway = own(runGateway(["/nonexistent/mcp-server --token s3cret-arg", "--listen", "127.0.0.1:0", "--drain-delay", "0"]));
+    await listening(gateway, 20_000);
+    await expect.poll(() => gateway.lines.find((line) => line.event === "child_spawn_failed"), { timeout: 20_000 }).toMatchObject({
+      era: "modern",
+      code: "ENOENT",
+      message: expect.stringContaining('"/nonexistent/mcp-server" was not found'),
+    });
+    // The command is named; its arguments (a token, say) are not.
+    expect(gateway.stderr()).not.toContain("s3cret-arg");
+    gateway.child.kill("SIGTERM");
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+  }, 60_000);
+
   it("prints its help and exits 0", async () => {
     const gateway = own(runGateway(["--help"]));
     let out = "";
