@@ -5,9 +5,11 @@
  * mcpwire and never serves (a client) does not load the code that serves: about two thirds of
  * the gateway (bench/RESULTS.md, "Where a stdio client's memory goes").
  */
+import type { IncomingMessage } from "node:http";
 import type { Principal } from "./gateway-options.js";
 import type { ResolvedGatewayOptions } from "./check-options.js";
 import { Admission } from "./http/admission.js";
+import { declaredTooLarge } from "./http/body-reader.js";
 import type { CallerCheck } from "./http/caller-auth.js";
 import type { FrontContext } from "./http/front-context.js";
 import { createHandler, type GatewayHandler } from "./http/handler.js";
@@ -39,6 +41,8 @@ export interface GatewayCoreInputs {
 
 export interface GatewayCore {
   readonly handler: GatewayHandler;
+  /** Whether a request declares a body past `maxBodyBytes`: answered 413 without a `100 Continue`. */
+  declaresTooLarge(request: IncomingMessage): boolean;
   readonly children: GatewayChildren;
   readonly sessions: SessionStore;
   readonly inFlight: InFlightRequests;
@@ -81,5 +85,6 @@ export function buildGatewayCore(inputs: GatewayCoreInputs): GatewayCore {
   const handler = createHandler(context);
   // Warmed now, not at listen(): the handler may be mounted in a server of the user's own.
   const childrenStarted = children.start();
-  return { handler, children, sessions, inFlight, admission, childrenStarted };
+  const declaresTooLarge = (request: IncomingMessage): boolean => declaredTooLarge(request, options.maxBodyBytes);
+  return { handler, declaresTooLarge, children, sessions, inFlight, admission, childrenStarted };
 }

@@ -200,6 +200,14 @@ export function createGateway(options: GatewayOptions, parts: GatewayParts = {})
         // should not hold Node's HTTP client and server (about 0.6 MiB on Node 20).
         const { createServer } = await import("node:http");
         const front = createServer(loaded.handler);
+        // Node answers `Expect: 100-continue` with 100 by itself, inviting the body before the
+        // handler sees the request. A body declared past maxBodyBytes is refused (413) without it,
+        // so the caller never sends it (RFC 9110, 10.1.1: a server that answers with a final
+        // status may omit the 100); any other request gets its 100 as before.
+        front.on("checkContinue", (request, response) => {
+          if (!loaded.declaresTooLarge(request)) response.writeContinue();
+          loaded.handler(request, response);
+        });
         server = front;
         await new Promise<void>((resolve, reject) => {
           front.once("error", reject);

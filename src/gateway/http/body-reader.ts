@@ -12,9 +12,14 @@ export type BodyResult =
   /** The caller went away, or the body broke off, before it ended. */
   | { kind: "aborted" };
 
-export function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+/** Whether the request declares a body past `maxBytes` (its `Content-Length`): refused before a byte of it is read. */
+export function declaredTooLarge(request: IncomingMessage, maxBytes: number): boolean {
   const declared = request.headers["content-length"];
-  if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve({ kind: "too_large" });
+  return declared !== undefined && Number(declared) > maxBytes;
+}
+
+export function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  if (declaredTooLarge(request, maxBytes)) return Promise.resolve({ kind: "too_large" });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let bytes = 0;

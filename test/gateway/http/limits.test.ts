@@ -4,6 +4,7 @@
  * queue of `maxQueue`, and past that get 503 with `Retry-After`, exactly the excess; a request
  * past `requestTimeoutMs` is answered with an error and the child is told.
  */
+import http from "node:http";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { closedAfterEach } from "../../helpers/owned.js";
@@ -41,6 +42,33 @@ describe("maxBodyBytes", () => {
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     await closed;
     expect(logs.some((line) => line.event === "rejected" && line.cause === "body_too_large" && line.status === 413)).toBe(true);
+  }, 30_000);
+
+  it("answers 413 without a 100 Continue to a declared length past the ceiling that expects one, so the body is never sent", async () => {
+    const { port } = own(await startGateway({ target: MINI_TARGET, poolMin: 0, maxBodyBytes: 1024 }));
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\nExpect: 100-continue\r\n\r\n`;
+    // Not a byte of the body: the first answer must be the final one (RFC 9110, 10.1.1).
+    const { answer, closed } = await sendPartly(port, head, Buffer.alloc(0));
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    await closed;
+  }, 30_000);
+
+  it("sends 100 Continue to a body within the ceiling that expects one, and answers it", async () => {
+    const { port } = own(await startGateway({ target: MINI_TARGET, poolMin: 0, maxBodyBytes: 4096 }));
+    const body = initializeBody();
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = http.request(
+        { host: "127.0.0.1", port, method: "POST", path: "/mcp", agent: false, headers: { ...JSON_POST, "content-length": Buffer.byteLength(body), expect: "100-continue" } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      // The body goes only once the gateway asked for it.
+      outgoing.once("continue", () => outgoing.end(body));
+      outgoing.on("error", reject);
+    });
+    expect(status).toBe(200);
   }, 30_000);
 
   it("counts a chunked body as it comes and answers 413 once it passes the ceiling, without reading the rest", async () => {
