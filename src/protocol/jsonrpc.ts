@@ -135,7 +135,25 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** The text of one message, for a transport to put on the wire. */
+/**
+ * A message that cannot be JSON because of what the caller put in it (a BigInt, a circular
+ * reference, a `toJSON` that throws): a mistake in the calling code, so a TypeError, never a
+ * failure of the connection. The session names the call it belongs to.
+ */
+export class UnserializableMessageError extends TypeError {}
+
+/**
+ * The text of one message, for a transport to put on the wire. A message that is not JSON throws
+ * `UnserializableMessageError` (a transport's `send` rejects with it: it must not throw).
+ */
 export function serializeMessage(message: JsonRpcMessage): string {
-  return JSON.stringify(message);
+  try {
+    return JSON.stringify(message);
+  } catch (cause) {
+    throw new UnserializableMessageError(
+      "its params are not JSON (they hold a BigInt, a circular reference, or a toJSON that throws); " +
+        "pass plain JSON values (strings, finite numbers, booleans, null, arrays and objects of them)",
+      { cause },
+    );
+  }
 }

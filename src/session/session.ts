@@ -11,6 +11,7 @@ import { McpTransportError } from "../errors.js";
 import {
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_METHOD_NOT_FOUND,
+  UnserializableMessageError,
   isFailure,
   type JsonRpcErrorObject,
   type JsonRpcMessage,
@@ -303,7 +304,12 @@ export class TransportSession {
     if (this.state !== "open" || !this.connection) throw this.disconnected(`notification "${method}"`);
     const message: JsonRpcNotification = { jsonrpc: "2.0", method };
     if (params !== undefined) message.params = params;
-    await this.connection.send(message);
+    try {
+      await this.connection.send(message);
+    } catch (error) {
+      if (error instanceof UnserializableMessageError) throw notJson(`notification "${method}"`, error);
+      throw error;
+    }
   }
 
   /** Routes server-to-client requests of `method` to `handler` (one handler per method). */
@@ -392,9 +398,14 @@ export class TransportSession {
     request.dispatched = true;
     this.pending.set(request.id, request);
     request.onDispatch?.(request.id);
-    connection.send(request.message, request.context).catch((error: unknown) => {
+    try {
+      connection.send(request.message, request.context).catch((error: unknown) => {
+        this.settle(request, this.failureOf(request, error));
+      });
+    } catch (error) {
+      // A transport's send must reject, not throw; one that throws (a user's own) still fails only this request.
       this.settle(request, this.failureOf(request, error));
-    });
+    }
   }
 
   private onMessage(message: JsonRpcMessage): void {
@@ -687,7 +698,8 @@ export class TransportSession {
     );
   }
 
-  private failureOf(request: PendingRequest, error: unknown): McpTransportError {
+  private failureOf(request: PendingRequest, error: unknown): McpTransportError | TypeError {
+    if (error instanceof UnserializableMessageError) return notJson(request.label, error);
     if (!(error instanceof McpTransportError)) {
       return new McpTransportError("DISCONNECTED", `${request.label} could not be sent (${this.description})`, {
         method: request.method,
@@ -704,6 +716,11 @@ export class TransportSession {
       { kind: "server_error", code: error.code, method: request.method, serverMessage: error.message, serverData: error.data },
     );
   }
+}
+
+/** The caller's values are not JSON: a TypeError naming the call, as for any other bad argument. */
+function notJson(label: string, error: UnserializableMessageError): TypeError {
+  return new TypeError(`${label} cannot be sent: ${error.message}`, { cause: error.cause });
 }
 
 function exitDetails(ending: ConnectionEnding): { exitCode?: number | null; signal?: string | null } {

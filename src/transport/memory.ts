@@ -11,7 +11,7 @@
  * onmessage, onclose, onerror), so an SDK server object can `connect()` to it directly.
  */
 import { McpTransportError } from "../errors.js";
-import { type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
+import { serializeMessage, type JsonRpcMessage, type RequestId } from "../protocol/jsonrpc.js";
 import { IncomingBatches } from "./common/incoming-batches.js";
 import { ReadStallWatch } from "./common/read-stall.js";
 import { abortReason } from "../util/abort.js";
@@ -83,7 +83,12 @@ class MemoryLink {
     if (this.closed) {
       return Promise.reject(new McpTransportError("DISCONNECTED", "the in-memory connection is closed"));
     }
-    const text = JSON.stringify(message);
+    let text: string;
+    try {
+      text = serializeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (isOverBytes(text, this.limitBytes)) return Promise.reject(messageTooLarge(this.limitBytes, "sent", KIND));
     this.stall?.sent(message, context?.longLived);
     queueMicrotask(() => {

@@ -13,6 +13,7 @@
  */
 import { McpTransportError } from "../errors.js";
 import {
+  serializeMessage,
   toMessage,
   type JsonRpcErrorObject,
   type JsonRpcMessage,
@@ -141,7 +142,7 @@ export class RecordingTransport implements McpTransport {
 
   private receive(message: JsonRpcMessage, context?: SendContext): void {
     if (!this.open_) throw new McpTransportError("DISCONNECTED", "the scripted connection is closed");
-    const text = JSON.stringify(message);
+    const text = serializeMessage(message);
     checkOutgoingSize(text, this.limitBytes, this.kind);
     const copy = JSON.parse(text) as JsonRpcMessage;
     this.sent.push(copy);

@@ -107,6 +107,27 @@ describe.each(servers)("request() and notify(), $name", ({ target, era }) => {
     expect((await client.request("com.example/heard")).notes).not.toContainEqual({ requestId: 1 });
     expect(client.session.load).toEqual({ inFlight: 0, waiting: 0 });
   });
+
+  it("params that are not JSON fail the call with a TypeError naming it; the slot is freed and the connection serves on", async () => {
+    await using client = await connect(target(), { maxInFlight: 2 });
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const notJson = /its params are not JSON \(they hold a BigInt, a circular reference, or a toJSON that throws\); pass plain JSON values/;
+    // More failures than slots: a slot kept by a failed send would leave the next call waiting.
+    for (let round = 0; round < 3; round++) {
+      const bigint = (await rejection(client.request("com.example/echo", { n: 1n }))) as Error;
+      expect(bigint).toBeInstanceOf(TypeError);
+      expect(bigint.message).toMatch(/^request "com\.example\/echo" cannot be sent: /);
+      expect(bigint.message).toMatch(notJson);
+      await expect(client.callTool("meta", circular)).rejects.toThrow(/^callTool "meta" cannot be sent: its params are not JSON/);
+      await expect(client.callTool("meta", {}, { meta: { "com.example/n": 1n } })).rejects.toThrow(TypeError);
+      await expect(client.notify("notifications/com.example/note", { n: 1n })).rejects.toThrow(
+        /^notification "notifications\/com\.example\/note" cannot be sent: its params are not JSON/,
+      );
+    }
+    expect(client.session.load).toEqual({ inFlight: 0, waiting: 0 });
+    await expect(client.request("com.example/echo", { n: 2 })).resolves.toMatchObject({ params: { n: 2 } });
+  });
 });
 
 describe("typed fields of listed tools, prompts and resources", () => {

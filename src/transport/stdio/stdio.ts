@@ -387,7 +387,12 @@ class StdioConnection implements McpConnection {
   send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
     if (this.phase === "draining") return this.failWhenDrained();
     if (this.phase !== "open") return Promise.reject(this.notOpen());
-    const text = serializeMessage(message);
+    let text: string;
+    try {
+      text = serializeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (isOverBytes(text, this.limits.maxMessageBytes)) {
       return Promise.reject(this.withTail(messageTooLarge(this.limits.maxMessageBytes, "sent", KIND)));
     }

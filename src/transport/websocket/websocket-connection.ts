@@ -106,7 +106,12 @@ export class WebSocketConnection implements McpConnection {
 
   send(message: JsonRpcMessage, context?: SendContext): Promise<void> {
     if (this.closing || this.socket.readyState !== OPEN) return Promise.reject(this.notOpen());
-    const text = serializeMessage(message);
+    let text: string;
+    try {
+      text = serializeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (isOverBytes(text, this.limits.maxMessageBytes)) return Promise.reject(messageTooLarge(this.limits.maxMessageBytes, "sent", KIND));
     return new Promise<void>((resolve, reject) => {
       const key = this.nextSend++;
