@@ -48,17 +48,34 @@ const OWNED_NOTIFICATIONS: ReadonlyMap<string, string> = new Map([
   [Notification.rootsListChanged, "use client.notifyRootsListChanged()"],
 ]);
 
+/**
+ * Every notification MCP defines is named `notifications/...`, and no request is: sent as a
+ * request, one waits for an answer no server gives (and the server may take it for the
+ * notification); a request sent as a notification is never answered.
+ */
+const NOTIFICATION_PREFIX = "notifications/";
+
 /** Refuses a method `request()` must not send, and arguments that are not a method and params. */
 export function checkRawRequest(method: unknown, params: unknown): asserts method is string {
   checkRaw("request", method, params, OWNED_REQUESTS);
+  if (method.startsWith(NOTIFICATION_PREFIX)) {
+    throw new TypeError(
+      `client.request(${JSON.stringify(method)}) is refused: it names a notification, which has no answer; ` +
+        `send it with client.notify(method, params)`,
+    );
+  }
 }
 
 /** Refuses a notification `notify()` must not send, and arguments that are not a method and params. */
 export function checkRawNotification(method: unknown, params: unknown): asserts method is string {
   checkRaw("notify", method, params, OWNED_NOTIFICATIONS);
+  const request = OWNED_REQUESTS.get(method);
+  if (request !== undefined) {
+    throw new TypeError(`client.notify(${JSON.stringify(method)}) is refused: it names a request, which a notification never answers; ${request}`);
+  }
 }
 
-function checkRaw(call: string, method: unknown, params: unknown, owned: ReadonlyMap<string, string>): void {
+function checkRaw(call: string, method: unknown, params: unknown, owned: ReadonlyMap<string, string>): asserts method is string {
   checkNonEmptyString(method, `client.${call}`, "the method");
   const instead = owned.get(method);
   if (instead !== undefined) throw new TypeError(`client.${call}(${JSON.stringify(method)}) is refused: ${instead}`);

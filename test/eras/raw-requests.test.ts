@@ -96,6 +96,14 @@ describe.each(servers)("request() and notify(), $name", ({ target, era }) => {
     await expect(client.request("server/discover")).rejects.toThrow(/read client\.discovery/);
     await expect(client.notify("notifications/initialized")).rejects.toThrow(/connect\(\) sends it after initialize/);
     await expect(client.notify("notifications/cancelled", { requestId: 1 })).rejects.toThrow(/abort the request's options\.signal/);
+    // A notification sent as a request would wait for an answer none gives; a request sent as a notification is never answered.
+    await expect(client.request("notifications/com.example/note", { n: 1 })).rejects.toThrow(
+      /client\.request\("notifications\/com\.example\/note"\) is refused: it names a notification, which has no answer; send it with client\.notify/,
+    );
+    await expect(client.request("notifications/initialized")).rejects.toThrow(TypeError);
+    await expect(client.notify("tools/call", { name: "meta" })).rejects.toThrow(
+      /client\.notify\("tools\/call"\) is refused: it names a request, which a notification never answers; use client\.callTool/,
+    );
     await expect(client.callTool("meta", {}, { meta: { progressToken: "mine" } })).rejects.toThrow(
       /options\.meta may not set "progressToken": the protocol owns it/,
     );
