@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { transform } from "esbuild";
 import { describe, expect, it } from "vitest";
 import type { McpTransportError} from "../../src/index.js";
 import { RecordingTransport, connect } from "../../src/index.js";
@@ -60,5 +62,15 @@ describe("RecordingTransport", () => {
     const stalled = new RecordingTransport({ "tools/list": () => new Promise(() => {}) });
     await using other = await connect(stalled, { readTimeoutMs: 50 });
     await expect(other.listTools()).rejects.toMatchObject({ reason: "TIMEOUT", timeoutMs: 50 });
+  });
+
+  it("runs the README's example as written (In memory and scripted)", async () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("### In memory and scripted"));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)![1]!.replace(/^import .*\n/m, "");
+    // As a user's TypeScript would run it: types stripped, `await using` lowered for Node 20.
+    const { code } = await transform(example, { loader: "ts", target: "node20" });
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+    await new AsyncFunction("connect", "RecordingTransport", "expect", code)(connect, RecordingTransport, expect);
   });
 });
