@@ -235,3 +235,23 @@ describe("the tasks extension (revision 2026-07-28 fixture)", () => {
     expect(answered).toHaveLength(1);
   });
 });
+
+describe("a connection lost while a task runs", () => {
+  const exitsAfterCreating = `"${process.execPath}" test/fixtures/stdio-task-then-exit.mjs`;
+
+  it("fails the call's wait when the connection ends, not at the next poll the server suggested (10 minutes)", async () => {
+    await using client = await connect(exitsAfterCreating, { protocolVersion: "2025-11-25" });
+    const states: TaskState[] = [];
+    const error = await failure(client.callTool("job", {}, { timeoutMs: 3_600_000, onTaskStatus: (state) => states.push(state) }));
+    expect(states[0]).toMatchObject({ taskId: "job-1", status: "working", pollIntervalMs: 600_000 });
+    expect(error.reason).toBe("DISCONNECTED");
+    expect(error.message).toMatch(/^callTool "job", task "job-1": tasks\/get cannot be sent: the connection is closed/);
+  });
+
+  it("fails a handle's result() the same way", async () => {
+    await using client = await connect(exitsAfterCreating, { protocolVersion: "2025-11-25" });
+    const task = await client.startToolTask("job", {});
+    const error = await failure(task.result({ timeoutMs: 3_600_000 }));
+    expect(error.reason).toBe("DISCONNECTED");
+  });
+});

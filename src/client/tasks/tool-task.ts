@@ -260,13 +260,18 @@ export class ToolTask {
     return snapshot;
   }
 
-  /** Sleeps until the next poll is due, a new state arrives, or the deadline. */
+  /**
+   * Sleeps until the next poll is due, a new state arrives, the deadline, or the end of the
+   * connection: a server may suggest polling minutes apart, and the next look then fails at once
+   * (DISCONNECTED) or waits for the reconnection under way, rather than sleep on a dead wire.
+   */
   private pause(deadline: TaskDeadline): Promise<void> {
     const signal = deadline.signal;
     if (signal.aborted) return Promise.reject(abortReason(signal));
     return new Promise<void>((resolve, reject) => {
       const finish = (error?: unknown) => {
         clearTimeout(timer);
+        stopEnd();
         this.wakers.delete(wake);
         signal.removeEventListener("abort", onAbort);
         if (error === undefined) resolve();
@@ -280,6 +285,7 @@ export class ToolTask {
       const timer = setTimeout(delay >= remaining ? () => deadline.expire() : wake, delay);
       this.wakers.add(wake);
       signal.addEventListener("abort", onAbort, { once: true });
+      const stopEnd = this.host.session.onEnd(wake);
     });
   }
 
