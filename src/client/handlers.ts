@@ -118,11 +118,20 @@ function preparedHandlerFor(handlers: ClientHandlers, method: string, context: H
     return () => async (signal) => {
       const parsed = matching(schemas().RootListSchema, await list({ signal }));
       if (parsed === undefined) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned an invalid list");
+      if (!parsed.every((root) => FILE_URI.test(root.uri))) {
+        throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned a root whose uri is not a file:// URI");
+      }
       return { roots: parsed };
     };
   }
   return undefined;
 }
+
+/**
+ * A root's `uri` "MUST be a `file://` URI in the current specification" (client/roots, "Root"):
+ * a list with another (an https:// one, a bare path) is never sent to the server.
+ */
+const FILE_URI = /^file:\/\//i;
 
 /**
  * Installs the handlers on a session; a handler left unset keeps its method answered with -32601.

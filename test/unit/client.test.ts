@@ -268,6 +268,20 @@ describe("McpClient: server-to-client requests and notifications", () => {
     expect(transport.notifications("notifications/roots/list_changed")).toHaveLength(1);
   });
 
+  it("never sends a root whose uri is not a file:// URI (client/roots: it MUST be one)", async () => {
+    const transport = new RecordingTransport({});
+    let roots = [{ uri: "file:///work/project" }, { uri: "https://example.com/repo", name: "remote" }];
+    await using client = await connect(transport, { handlers: { roots: () => roots } });
+    await expect(transport.request("roots/list")).rejects.toMatchObject({
+      error: { code: -32603, message: "The client's roots handler returned a root whose uri is not a file:// URI" },
+    });
+    roots = [{ uri: "/work/project" }];
+    await expect(transport.request("roots/list")).rejects.toMatchObject({ error: { code: -32603 } });
+    roots = [{ uri: "FILE:///work/project" }];
+    expect(await transport.request("roots/list")).toEqual({ roots: [{ uri: "FILE:///work/project" }] });
+    expect(client.session.load).toEqual({ inFlight: 0, waiting: 0 });
+  });
+
   it("delivers list-changed, resource-updated and log notifications to their listeners", async () => {
     const transport = new RecordingTransport({});
     await using client = await connect(transport);
