@@ -10,6 +10,7 @@
 import { didYouMean } from "../util/option-names.js";
 import { describeValue } from "../util/whole-number.js";
 import type { CallOptions, NotifyOptions, PageOptions, RawRequestOptions, TaskPageOptions, ToolCallOptions } from "./client.js";
+import type { TaskCallOptions, TaskWaitOptions } from "./tasks/tool-task.js";
 import type { StartToolTaskOptions } from "./tasks/tool-tasks.js";
 
 /** Every key of `T`, none optional. */
@@ -40,6 +41,20 @@ export const RAW_REQUEST_OPTIONS = names<RawRequestOptions>({ ...CALL, schema: t
 export const COMPLETE_OPTIONS = names<CallOptions & { context?: unknown }>({ ...CALL, context: true });
 export const NOTIFY_OPTIONS = names<NotifyOptions>({ meta: true });
 export const TASK_HANDLE_OPTIONS: ReadonlySet<string> = new Set(["tool"]);
+/** A task handle's `status()` and `cancel()`, and its `result()`. */
+export const TASK_CALL_OPTIONS = names<TaskCallOptions>({ timeoutMs: true, signal: true });
+export const TASK_WAIT_OPTIONS = names<TaskWaitOptions>({ timeoutMs: true, signal: true, validateOutput: true, onStatus: true, onProgress: true });
+
+/**
+ * Throws a TypeError, naming the call (`label`) and the option, when `listener` is given and is not
+ * a function: a listener is called only later (at the task's next state), where a wrong one would
+ * be skipped without a word.
+ */
+export function checkListenerOption(listener: unknown, name: string, label: string): void {
+  if (listener !== undefined && typeof listener !== "function") {
+    throw new TypeError(`${label}: "${name}" must be a function, got ${describeValue(listener)}`);
+  }
+}
 
 /**
  * Throws a TypeError, naming the call (`label`), when `options` is not an object, has a key that

@@ -58,6 +58,7 @@ import {
   TASK_PAGE_OPTIONS,
   TOOL_CALL_OPTIONS,
   checkCallOptions,
+  checkListenerOption,
 } from "./call-option-names.js";
 import { isStandardSchema, matching, parseResult, parseWithSchema, type StandardSchemaV1 } from "./validate.js";
 
@@ -266,7 +267,11 @@ export class McpClient {
       if (typeof name !== "string" || name === "" || typeof args !== "object" || args === null || Array.isArray(args)) throw badToolCall("callTool", name, args);
       label = `callTool ${quote(name)}`;
       // Checked only when given: a call without options takes nothing more on its way.
-      if (options !== NO_TOOL_CALL_OPTIONS) checkCallOptions(options, TOOL_CALL_OPTIONS, label);
+      if (options !== NO_TOOL_CALL_OPTIONS) {
+        checkCallOptions(options, TOOL_CALL_OPTIONS, label);
+        // The test inline, the throw in the named check: nothing more on a good call's path.
+        if (options.onTaskStatus !== undefined && typeof options.onTaskStatus !== "function") checkListenerOption(options.onTaskStatus, "onTaskStatus", label);
+      }
       validate = options.validateOutput === undefined ? this.validateOutput : checkValidateOutput(options.validateOutput, `${label} options`)!;
       raw = this.toolTasks.call(name, args, { ...options, label });
     } catch (error) {

@@ -103,6 +103,26 @@ describe("2025-11-25 tasks (SDK v1 fixture)", () => {
     await task.cancel();
     expect(task.state?.status).toBe("cancelled");
   });
+
+  it("a handle refuses options it does not take, naming them, before anything is sent or armed", async () => {
+    await using client = await connect(legacy!.url);
+    const task = await client.startToolTask("slow", { ms: 60_000 });
+    const where = `callTool "slow", task ${JSON.stringify(task.id)}`;
+    await expect(task.result({ signal: {} as AbortSignal })).rejects.toThrow(`${where} result(): "signal" must be an AbortSignal`);
+    await expect(task.result({ onStatus: "render" as never, timeoutMs: 60_000 })).rejects.toThrow(`${where} result(): "onStatus" must be a function, got "render"`);
+    await expect(task.result({ timeout: 5 } as never)).rejects.toThrow(`${where} result(): unknown option "timeout" (did you mean "timeoutMs"?)`);
+    await expect(task.status({ timeout: 5 } as never)).rejects.toThrow(`${where} status(): unknown option "timeout"`);
+    await expect(task.cancel({ signal: "stop" } as never)).rejects.toThrow(`${where} cancel(): "signal" must be an AbortSignal`);
+    expect(() => task.onStatus("render" as never)).toThrow(`${where} onStatus(): "listener" must be a function, got "render"`);
+    expect(() => task.onProgress(42 as never)).toThrow(TypeError);
+    await expect(client.callTool("slow", { ms: 1 }, { onTaskStatus: "render" as never })).rejects.toThrow(
+      'callTool "slow": "onTaskStatus" must be a function, got "render"',
+    );
+    // None of it reached the server: the task still works, and nothing waits on the session.
+    expect((await task.status()).status).toBe("working");
+    expect(client.session.load).toEqual({ inFlight: 0, waiting: 0 });
+    await task.cancel();
+  });
 });
 
 describe("the tasks extension (revision 2026-07-28 fixture)", () => {

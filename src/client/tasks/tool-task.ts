@@ -10,6 +10,8 @@ import type { CallToolResult } from "../../protocol/schemas.js";
 import { TaskMethod, isTerminalStatus } from "../../protocol/tasks.js";
 import type { Progress, RequestOptions, TransportSession } from "../../session/session.js";
 import { checkLimit } from "../../transport/limits.js";
+import { TASK_CALL_OPTIONS, TASK_WAIT_OPTIONS, checkCallOptions, checkListenerOption } from "../call-option-names.js";
+import { checkValidateOutput } from "../output-schema.js";
 import { abortReason } from "../../util/abort.js";
 import { taskCancelled, taskReopened } from "./task-errors.js";
 import { isNewState, type TaskState } from "./task-state.js";
@@ -113,6 +115,7 @@ export class ToolTask {
 
   /** Asks the server for the task's state now (`tasks/get`). */
   async status(options: TaskCallOptions = {}): Promise<TaskState> {
+    checkCallOptions(options, TASK_CALL_OPTIONS, `${this.label} status()`);
     const id = this.requireId("status()");
     const snapshot = await this.wire().get(id, { ...options, resetTimeoutOnProgress: false, label: `${this.label}: tasks/get` });
     this.see(snapshot);
@@ -129,6 +132,10 @@ export class ToolTask {
    */
   async result(options: TaskWaitOptions = {}): Promise<CallToolResult> {
     const label = this.label;
+    // Checked before the deadline is made: its timer would otherwise outlive a refused call.
+    checkCallOptions(options, TASK_WAIT_OPTIONS, `${label} result()`);
+    checkListenerOption(options.onStatus, "onStatus", `${label} result()`);
+    checkValidateOutput(options.validateOutput, `${label} result()`);
     const timeoutMs = options.timeoutMs === undefined ? this.host.session.limits.timeoutMs : checkLimit("timeoutMs", options.timeoutMs, `${label} result()`);
     const deadline = new TaskDeadline(timeoutMs, options.signal, () => this.label, this.host.session.description);
     try {
@@ -145,6 +152,7 @@ export class ToolTask {
    * acknowledges, and the task may still end otherwise. Nothing is sent for a call answered at once.
    */
   async cancel(options: TaskCallOptions = {}): Promise<void> {
+    checkCallOptions(options, TASK_CALL_OPTIONS, `${this.label} cancel()`);
     if (this.id === undefined) return;
     const state = await this.wire().cancel(this.id, { ...options, resetTimeoutOnProgress: false, label: `${this.label}: tasks/cancel` });
     if (state) this.see({ state });
@@ -152,12 +160,14 @@ export class ToolTask {
 
   /** Calls `listener` with each new state seen while a `result()` (or `callTool`) waits; returns the function that stops it. */
   onStatus(listener: (state: TaskState) => void): () => void {
+    checkListenerOption(listener, "listener", `${this.label} onStatus()`);
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
   }
 
   /** Calls `listener` with each progress notification of the task heard while a wait runs. */
   onProgress(listener: (progress: Progress) => void): () => void {
+    checkListenerOption(listener, "listener", `${this.label} onProgress()`);
     this.progressListeners.add(listener);
     return () => this.progressListeners.delete(listener);
   }
