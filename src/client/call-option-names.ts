@@ -40,6 +40,7 @@ export const START_TOOL_TASK_OPTIONS = names<StartToolTaskOptions>({ ...CALL, tt
 export const RAW_REQUEST_OPTIONS = names<RawRequestOptions>({ ...CALL, schema: true });
 export const COMPLETE_OPTIONS = names<CallOptions & { context?: unknown }>({ ...CALL, context: true });
 export const NOTIFY_OPTIONS = names<NotifyOptions>({ meta: true });
+export const LISTEN_OPTIONS: ReadonlySet<string> = new Set(["timeoutMs"]);
 export const TASK_HANDLE_OPTIONS: ReadonlySet<string> = new Set(["tool"]);
 /** A task handle's `status()` and `cancel()`, and its `result()`. */
 export const TASK_CALL_OPTIONS = names<TaskCallOptions>({ timeoutMs: true, signal: true });

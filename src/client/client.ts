@@ -43,13 +43,15 @@ import type { TaskHost } from "./tasks/task-wire.js";
 import type { ToolTask } from "./tasks/tool-task.js";
 import { ToolTasks, type StartToolTaskOptions } from "./tasks/tool-tasks.js";
 import { ToolCatalog, listsNoTools } from "./tool-catalog.js";
-import type { SubscriptionFilter } from "./subscriptions.js";
+import { checkSubscriptionFilter, type SubscriptionFilter } from "./subscriptions.js";
+import { checkLimit } from "../transport/limits.js";
 import { checkRawNotification, checkRawRequest, withCallerMeta } from "./raw-calls.js";
 import { sentOptions } from "./request-options.js";
 import { badToolCall, checkCompletion, checkLoggingLevel, checkNonEmptyString, checkPromptCall, checkToolCall, checkUri } from "./call-arguments.js";
 import {
   CALL_OPTIONS,
   COMPLETE_OPTIONS,
+  LISTEN_OPTIONS,
   NOTIFY_OPTIONS,
   PAGE_OPTIONS,
   RAW_REQUEST_OPTIONS,
@@ -547,7 +549,10 @@ export class McpClient {
    * `onResourceUpdated` and the other listeners. The stream is opened again after a reconnection.
    */
   async listen(filter: SubscriptionFilter, options: { timeoutMs?: number } = {}): Promise<SubscriptionFilter> {
-    return this.connection.listen(filter, options.timeoutMs);
+    checkSubscriptionFilter(filter);
+    checkCallOptions(options, LISTEN_OPTIONS, "listen");
+    const timeoutMs = options.timeoutMs === undefined ? undefined : checkLimit("timeoutMs", options.timeoutMs, "listen");
+    return this.connection.listen(filter, timeoutMs);
   }
 
   /** Tells the server that the roots changed (the `roots` handler will be asked again). */

@@ -14,6 +14,8 @@ import { McpTransportError } from "../errors.js";
 import { Method } from "../protocol/methods.js";
 import { MetaKey, ModernMethod } from "../protocol/modern.js";
 import type { TransportSession } from "../session/session.js";
+import { didYouMean } from "../util/option-names.js";
+import { describeValue } from "../util/whole-number.js";
 import type { ProtocolEra } from "./era.js";
 
 export interface SubscriptionFilter {
@@ -25,6 +27,41 @@ export interface SubscriptionFilter {
 }
 
 export const ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+
+const FLAGS = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"] as const;
+const FILTER_KEYS: readonly string[] = [...FLAGS, "resourceSubscriptions"];
+
+/**
+ * Refuses a filter `listen()` cannot send as meant, before anything is sent: a key it does not
+ * take (dropped, it would leave the caller listening for nothing), a flag that is not a boolean,
+ * or `resourceSubscriptions` that is not an array of URIs (a string would be spread into one
+ * subscription per character).
+ */
+export function checkSubscriptionFilter(filter: unknown): asserts filter is SubscriptionFilter {
+  const taken = `the filter takes ${FILTER_KEYS.join(", ")}`;
+  if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
+    throw new TypeError(`listen: the filter must be an object; ${taken}`);
+  }
+  for (const key of Object.keys(filter)) {
+    if (!FILTER_KEYS.includes(key)) throw new TypeError(`listen: unknown filter key ${JSON.stringify(key)}${didYouMean(key, FILTER_KEYS)}; ${taken}`);
+  }
+  const given = filter as Record<string, unknown>;
+  for (const flag of FLAGS) {
+    if (given[flag] !== undefined && typeof given[flag] !== "boolean") {
+      throw new TypeError(`listen: "${flag}" must be true or false, got ${describeValue(given[flag])}`);
+    }
+  }
+  const uris = given.resourceSubscriptions;
+  if (uris === undefined) return;
+  if (!Array.isArray(uris)) {
+    throw new TypeError(`listen: "resourceSubscriptions" must be an array of resource URIs (["file:///a.txt"]), got ${describeValue(uris)}`);
+  }
+  uris.forEach((uri: unknown, index) => {
+    if (typeof uri !== "string" || uri === "") {
+      throw new TypeError(`listen: "resourceSubscriptions[${index}]" must be a non-empty string (a resource URI), got ${describeValue(uri)}`);
+    }
+  });
+}
 
 /** The union of two filters: a listener added never drops one added before. */
 export function mergeFilters(a: SubscriptionFilter, b: SubscriptionFilter): SubscriptionFilter {

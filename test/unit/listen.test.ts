@@ -48,4 +48,24 @@ describe("client.listen()", () => {
     await client.listen({ resourceSubscriptions: ["file:///a", "file:///b"] });
     expect(transport.requests("resources/subscribe").map((r) => r.params!.uri)).toEqual(["file:///a", "file:///b"]);
   });
+
+  it("refuses a filter it cannot send as meant, before anything is sent", async () => {
+    const transport = new RecordingTransport({ "resources/subscribe": {} }, { capabilities: { resources: { subscribe: true } } });
+    await using client = await connect(transport);
+    await expect(client.listen({ resourceSubscriptions: "file:///a.txt" as never })).rejects.toThrow(
+      'listen: "resourceSubscriptions" must be an array of resource URIs (["file:///a.txt"]), got "file:///a.txt"',
+    );
+    await expect(client.listen({ resourceSubscriptions: ["file:///a.txt", ""] })).rejects.toThrow('listen: "resourceSubscriptions[1]" must be a non-empty string');
+    await expect(client.listen({ toolListChanged: true } as never)).rejects.toThrow(
+      'listen: unknown filter key "toolListChanged" (did you mean "toolsListChanged"?); the filter takes toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions',
+    );
+    await expect(client.listen({ toolsListChanged: "yes" } as never)).rejects.toThrow('listen: "toolsListChanged" must be true or false, got "yes"');
+    await expect(client.listen(null as never)).rejects.toThrow("listen: the filter must be an object");
+    await expect(client.listen({ toolsListChanged: true }, { timeoutMs: -1 })).rejects.toThrow(/^listen: "timeoutMs" must be a whole number/);
+    await expect(client.listen({ toolsListChanged: true }, { timeout: 5 } as never)).rejects.toThrow('listen: unknown option "timeout"');
+    expect(transport.requests("resources/subscribe")).toEqual([]);
+    // A good filter still goes through, and is all that was sent.
+    expect(await client.listen({ resourceSubscriptions: ["file:///a.txt"] })).toEqual({ resourceSubscriptions: ["file:///a.txt"] });
+    expect(transport.requests("resources/subscribe").map((request) => request.params!.uri)).toEqual(["file:///a.txt"]);
+  });
 });
