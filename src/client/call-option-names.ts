@@ -74,10 +74,14 @@ export function checkCallOptions(options: unknown, allowed: ReadonlySet<string>,
   // Both are used only later, once the request is out: a signal without listeners threw from the
   // response's handler (uncaught, ending the process) and a number for onProgress at the first
   // progress notification. Refused here, before anything is sent.
-  const { signal, onProgress } = options as { signal?: unknown; onProgress?: unknown };
+  const { signal, onProgress, cursor } = options as { signal?: unknown; onProgress?: unknown; cursor?: unknown };
   checkSignalOption(signal, label);
   if (onProgress !== undefined && typeof onProgress !== "function") {
     throw new TypeError(`${label}: "onProgress" must be a function of the progress, got ${describeValue(onProgress)}`);
+  }
+  // A cursor is the server's opaque string (basic/utilities/pagination), given back as it came.
+  if (cursor !== undefined && typeof cursor !== "string") {
+    throw new TypeError(`${label}: "cursor" must be a string, the nextCursor of the page before, got ${describeValue(cursor)}`);
   }
 }
 

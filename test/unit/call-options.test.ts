@@ -32,6 +32,21 @@ async function refusal(call: () => unknown): Promise<TypeError> {
 }
 
 describe("McpClient: an option no call reads is refused, never dropped", () => {
+  it("a page's cursor that is not a string is refused before anything is sent (basic/utilities/pagination: an opaque string)", async () => {
+    const { transport, client: c } = await client();
+    await using _ = c;
+    const pages = [
+      () => c.listToolsPage({ cursor: 5 as never }),
+      () => c.listResourcesPage({ cursor: {} as never }),
+      () => c.listResourceTemplatesPage({ cursor: null as never }),
+      () => c.listPromptsPage({ cursor: ["next"] as never }),
+      () => c.listTasksPage({ cursor: 2 as never }),
+    ];
+    for (const page of pages) expect((await refusal(page)).message).toMatch(/: "cursor" must be a string, the nextCursor of the page before, got /);
+    expect(transport.sent.filter((message) => "method" in message && message.method.endsWith("/list"))).toEqual([]);
+    await expect(c.listToolsPage({ cursor: "next" })).resolves.toEqual(tools);
+  });
+
   it("callTool refuses a misspelt option before anything is sent, naming it and the nearest name", async () => {
     const { transport, client: c } = await client();
     await using _ = c;
