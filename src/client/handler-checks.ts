@@ -55,3 +55,11 @@ export function checked<P extends Type, R extends Type>(
 export function handlerError(code: number, message: string): HandlerError {
   return { code, message };
 }
+
+/**
+ * A root's `uri` "MUST be a `file://` URI in the current specification" (client/roots, "Root"):
+ * a root with another (an https:// one, a bare path) is never sent to the server.
+ */
+export function isFileUri(uri: string): boolean {
+  return /^file:\/\//i.test(uri);
+}

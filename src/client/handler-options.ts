@@ -8,6 +8,7 @@
  */
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 import { describeValue } from "../util/whole-number.js";
+import { isFileUri } from "./handler-checks.js";
 import type { ElicitationHandlers, UrlElicitationHandler } from "./elicitation.js";
 import type { ClientCapabilities, ClientHandlers, ElicitationHandler } from "./handlers.js";
 import type { SamplingHandlers } from "./sampling.js";
@@ -76,7 +77,9 @@ function checkRootList(roots: readonly unknown[]): void {
   roots.forEach((root, index) => {
     const where = `McpClient: options.handlers.roots[${index}]`;
     if (!isPlainObject(root)) throw new TypeError(`${where} must be a root { uri: string, name?: string }, got ${describeValue(root)}`);
-    if (typeof root.uri !== "string") throw new TypeError(`${where}.uri must be a string (such as "file:///home/user/project"), got ${describeValue(root.uri)}`);
+    if (typeof root.uri !== "string" || !isFileUri(root.uri)) {
+      throw new TypeError(`${where}.uri must be a file:// URI (such as "file:///home/user/project"), got ${describeValue(root.uri)}`);
+    }
     if (root.name !== undefined && typeof root.name !== "string") throw new TypeError(`${where}.name must be a string, got ${describeValue(root.name)}`);
   });
 }

@@ -23,7 +23,7 @@ import { mergeCapabilities } from "./capability-merge.js";
 import { elicitationAnswerer, elicitationCapability, type ElicitationHandlers } from "./elicitation.js";
 import type { ElicitationCompletions } from "./elicitation-completions.js";
 import type { EraName } from "./era.js";
-import { answering, handlerError, type PreparedHandler } from "./handler-checks.js";
+import { answering, handlerError, isFileUri, type PreparedHandler } from "./handler-checks.js";
 import { TASKABLE_METHODS, handlerTasksCapability } from "./handler-tasks/capability.js";
 import { installHandlerTasks } from "./handler-tasks/install.js";
 import { samplingAnswerer, samplingCapability, type SamplingHandlers } from "./sampling.js";
@@ -118,7 +118,7 @@ function preparedHandlerFor(handlers: ClientHandlers, method: string, context: H
     return () => async (signal) => {
       const parsed = matching(schemas().RootListSchema, await list({ signal }));
       if (parsed === undefined) throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned an invalid list");
-      if (!parsed.every((root) => FILE_URI.test(root.uri))) {
+      if (!parsed.every((root) => isFileUri(root.uri))) {
         throw handlerError(JSONRPC_INTERNAL_ERROR, "The client's roots handler returned a root whose uri is not a file:// URI");
       }
       return { roots: parsed };
@@ -126,12 +126,6 @@ function preparedHandlerFor(handlers: ClientHandlers, method: string, context: H
   }
   return undefined;
 }
-
-/**
- * A root's `uri` "MUST be a `file://` URI in the current specification" (client/roots, "Root"):
- * a list with another (an https:// one, a bare path) is never sent to the server.
- */
-const FILE_URI = /^file:\/\//i;
 
 /**
  * Installs the handlers on a session; a handler left unset keeps its method answered with -32601.

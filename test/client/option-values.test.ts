@@ -31,7 +31,9 @@ const CASES: [string, ConnectOptions, string[]][] = [
   ["reconnect as a string", { reconnect: "yes" }, ['options: "reconnect" must be true, false or { maxAttempts?, initialDelayMs?, maxDelayMs? }', 'got "yes"']],
   ["reconnect with a misspelt key", { reconnect: { maxAttempt: 3 } }, ['unknown key "reconnect.maxAttempt" (did you mean "maxAttempts"?)']],
   ["a root that is not an object", { handlers: { roots: ["file:///tmp"] } }, ["options.handlers.roots[0] must be a root { uri: string, name?: string }", 'got "file:///tmp"']],
-  ["a root whose uri is not a string", { handlers: { roots: [{ uri: 7 }] } }, ["options.handlers.roots[0].uri must be a string", "got 7"]],
+  ["a root whose uri is not a string", { handlers: { roots: [{ uri: 7 }] } }, ["options.handlers.roots[0].uri must be a file:// URI", "got 7"]],
+  // client/roots, "Root": the uri "MUST be a file:// URI in the current specification".
+  ["a root whose uri is not a file:// URI", { handlers: { roots: [{ uri: "file:///a" }, { uri: "https://example.com/repo" }] } }, ["options.handlers.roots[1].uri must be a file:// URI", 'got "https://example.com/repo"']],
 ].map(([title, options, parts]) => [title as string, options as ConnectOptions, parts as string[]]);
 
 async function refusal(promise: Promise<unknown>): Promise<TypeError> {
