@@ -11,6 +11,7 @@
  */
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from "../protocol/revisions.js";
 import { checkWholeNumber, describeValue } from "../util/whole-number.js";
+import { isPlainObject } from "../util/plain-object.js";
 import { checkSignalOption } from "./call-option-names.js";
 import type { ClientOptions } from "./client-options.js";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "./input-rounds.js";
@@ -71,8 +72,4 @@ function checkCapabilities(value: unknown): void {
       throw new TypeError(`${WHERE}: "capabilities.${key}" must be an object (present means supported, e.g. { }), got ${describeValue(value[key])}`);
     }
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@
  */
 import { didYouMean, firstUnknownKey } from "../util/option-names.js";
 import { describeValue } from "../util/whole-number.js";
+import { isPlainObject } from "../util/plain-object.js";
 import { isFileUri } from "./handler-checks.js";
 import type { ElicitationHandlers, UrlElicitationHandler } from "./elicitation.js";
 import type { ClientCapabilities, ClientHandlers, ElicitationHandler } from "./handlers.js";
@@ -88,8 +89,4 @@ function refuseUnknown(given: object, allowed: readonly string[], where: string)
   const unknown = firstUnknownKey(given, allowed);
   if (unknown === undefined) return;
   throw new TypeError(`McpClient: unknown key "${unknown}" in ${where}${didYouMean(unknown, allowed)}; it takes ${allowed.join(", ")}`);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

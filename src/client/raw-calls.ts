@@ -13,6 +13,7 @@ import { Method, Notification } from "../protocol/methods.js";
 import { ModernMethod } from "../protocol/modern.js";
 import { TaskMethod } from "../protocol/tasks.js";
 import { checkNonEmptyString } from "./call-arguments.js";
+import { isPlainObject } from "../util/plain-object.js";
 
 /** Requests refused by `request()`, with what to use instead. */
 const OWNED_REQUESTS: ReadonlyMap<string, string> = new Map([
@@ -79,7 +80,7 @@ function checkRaw(call: string, method: unknown, params: unknown, owned: Readonl
   checkNonEmptyString(method, `client.${call}`, "the method");
   const instead = owned.get(method);
   if (instead !== undefined) throw new TypeError(`client.${call}(${JSON.stringify(method)}) is refused: ${instead}`);
-  if (params !== undefined && !isRecord(params)) throw new TypeError(`client.${call}(${JSON.stringify(method)}): params must be an object or undefined`);
+  if (params !== undefined && !isPlainObject(params)) throw new TypeError(`client.${call}(${JSON.stringify(method)}): params must be an object or undefined`);
   if (params?._meta !== undefined) checkMetaKeys(params._meta, `client.${call}(${JSON.stringify(method)}): params._meta`);
 }
 
@@ -96,7 +97,7 @@ export function withCallerMeta(params: Record<string, unknown> | undefined, meta
 }
 
 function checkMetaKeys(meta: unknown, where: string): asserts meta is Record<string, unknown> {
-  if (!isRecord(meta)) throw new TypeError(`${where} must be an object of _meta entries`);
+  if (!isPlainObject(meta)) throw new TypeError(`${where} must be an object of _meta entries`);
   for (const key of Object.keys(meta)) {
     if (isProtocolKey(key)) {
       throw new TypeError(
@@ -114,8 +115,4 @@ function isProtocolKey(key: string): boolean {
   if (slash < 0) return false;
   const second = key.slice(0, slash).split(".")[1]?.toLowerCase();
   return second === "modelcontextprotocol" || second === "mcp";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -16,6 +16,7 @@ import { MetaKey, ModernMethod } from "../protocol/modern.js";
 import type { TransportSession } from "../session/session.js";
 import { didYouMean } from "../util/option-names.js";
 import { describeValue } from "../util/whole-number.js";
+import { checkNonEmptyString } from "./call-arguments.js";
 import type { ProtocolEra } from "./era.js";
 
 export interface SubscriptionFilter {
@@ -56,11 +57,7 @@ export function checkSubscriptionFilter(filter: unknown): asserts filter is Subs
   if (!Array.isArray(uris)) {
     throw new TypeError(`listen: "resourceSubscriptions" must be an array of resource URIs (["file:///a.txt"]), got ${describeValue(uris)}`);
   }
-  uris.forEach((uri: unknown, index) => {
-    if (typeof uri !== "string" || uri === "") {
-      throw new TypeError(`listen: "resourceSubscriptions[${index}]" must be a non-empty string (a resource URI), got ${describeValue(uri)}`);
-    }
-  });
+  uris.forEach((uri: unknown, index) => checkNonEmptyString(uri, "listen", `"resourceSubscriptions[${index}]"`));
 }
 
 /** The union of two filters: a listener added never drops one added before. */

@@ -101,14 +101,6 @@ function checkPemSource(value: unknown, name: string, where: string): void {
   throw new TypeError(`${where}: "${name}" must be PEM text (a string or a Buffer) or { file: "<path>" }, got ${describeValue(value)}`);
 }
 
-/** A TLS option's file that cannot be read: the option (`ca`, `ca[1]`, `cert`, `key`), the path, and why. */
-export interface UnreadableTlsFile {
-  readonly option: string;
-  readonly file: string;
-  /** The system's code: ENOENT, EACCES, EISDIR... */
-  readonly code: string;
-}
-
 /** Why the file at `path` cannot be read as a PEM file (ENOENT, EACCES, EISDIR...), or undefined when it can. */
 export function fileReadProblem(path: string): string | undefined {
   try {
@@ -121,27 +113,20 @@ export function fileReadProblem(path: string): string | undefined {
   }
 }
 
-/** The first of the checked options' files that cannot be read now, if any. */
-export function unreadableTlsFile(settings: TlsSettings | undefined): UnreadableTlsFile | undefined {
-  if (settings === undefined) return undefined;
+/** Refuses, as a TypeError naming the option and the path, a TLS file that cannot be read when the transport is made. */
+export function checkTlsFiles(settings: TlsSettings | undefined, where: string): void {
+  if (settings === undefined) return;
   const named: [string, PemSource | undefined][] = [
     ...(settings.ca ?? []).map((source, index): [string, PemSource] => [settings.ca!.length > 1 ? `ca[${index}]` : "ca", source]),
     ["cert", settings.cert],
     ["key", settings.key],
   ];
   for (const [option, source] of named) {
+    // PEM given as text has no file to read.
     if (typeof source !== "object" || source === null || source instanceof Uint8Array) continue;
     const code = fileReadProblem(source.file);
-    if (code !== undefined) return { option, file: source.file, code };
+    if (code !== undefined) throw new TypeError(`${where}: the "${option}" file ${source.file} could not be read (${code}); give the path of a readable PEM file`);
   }
-  return undefined;
-}
-
-/** Refuses, as a TypeError naming the option and the path, a TLS file that cannot be read when the transport is made. */
-export function checkTlsFiles(settings: TlsSettings | undefined, where: string): void {
-  const unreadable = unreadableTlsFile(settings);
-  if (unreadable === undefined) return;
-  throw new TypeError(`${where}: the "${unreadable.option}" file ${unreadable.file} could not be read (${unreadable.code}); give the path of a readable PEM file`);
 }
 
 /**
